@@ -1,0 +1,66 @@
+# Multiverse build.  `make` builds the plugin, the runtime and the compiler
+# wrapper into build/; `make test` runs the test suite; `make demo` runs the
+# spinlock demo; `make install PREFIX=...` installs.  ./build wraps these
+# and installs missing system packages first.
+
+CC       ?= gcc
+CC       := $(if $(shell command -v gcc-12 2>/dev/null),gcc-12,$(CC))
+CXX      := $(if $(shell command -v g++-12 2>/dev/null),g++-12,g++)
+PREFIX   ?= /usr/local
+B        := build
+PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
+
+CFLAGS_RT  := -std=gnu11 -O2 -g -Wall -Wextra -fPIC -fvisibility=hidden \
+              -Iinclude -Iruntime
+CXXFLAGS_P := -std=gnu++17 -O2 -g -Wall -fPIC -fno-rtti -fno-exceptions \
+              -I$(PLUGIN_INC) -Iruntime -Wno-unused-parameter
+
+PLUGIN_SRC  := $(wildcard plugin/*.cc)
+PLUGIN_HDR  := $(wildcard plugin/*.h)
+RUNTIME_SRC := $(wildcard runtime/*.c)
+RUNTIME_HDR := $(wildcard runtime/*.h) include/multiverse.h
+RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRC))
+
+all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/multiverse-gcc
+
+$(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) runtime/descriptor.h
+	@mkdir -p $(B)
+	$(CXX) $(CXXFLAGS_P) -shared -o $@ $(PLUGIN_SRC)
+
+$(B)/runtime/%.o: runtime/%.c $(RUNTIME_HDR)
+	@mkdir -p $(B)/runtime
+	$(CC) $(CFLAGS_RT) -c -o $@ $<
+
+$(B)/libmultiverse.a: $(RUNTIME_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+# The build-tree wrapper points at build/; the installed one at PREFIX.
+$(B)/multiverse-gcc: tools/multiverse-gcc.in
+	@mkdir -p $(B)
+	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(abspath $(B))/multiverse.so|' \
+	    -e 's|@INCLUDE@|$(abspath include)|' -e 's|@LIBDIR@|$(abspath $(B))|' $< > $@
+	chmod +x $@
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
+	           $(DESTDIR)$(PREFIX)/lib/multiverse
+	install -m 644 include/multiverse.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(B)/libmultiverse.a $(DESTDIR)$(PREFIX)/lib/multiverse/
+	install -m 755 $(B)/multiverse.so $(DESTDIR)$(PREFIX)/lib/multiverse/
+	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(PREFIX)/lib/multiverse/multiverse.so|' \
+	    -e 's|@INCLUDE@|$(PREFIX)/include|' -e 's|@LIBDIR@|$(PREFIX)/lib/multiverse|' \
+	    tools/multiverse-gcc.in > $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
+
+test: all
+	tests/run
+
+demo: all
+	$(MAKE) -C examples/spinlock run
+
+clean:
+	rm -rf $(B)
+	$(MAKE) -C examples/spinlock clean
+
+.PHONY: all install test demo clean

@@ -1,0 +1,237 @@
+/*
+ * The multiverse attribute: which declarations may carry it, and its
+ * arguments.
+ *
+ *   __attribute__((multiverse))                      switch or function
+ *   __attribute__((multiverse("tracked")))           switch, unbound until
+ *                                                    multiverse_bind()
+ *   __attribute__((multiverse(("values", 1, 3, 5)))) switch with an explicit
+ *                                                    value domain (also
+ *                                                    accepted without the
+ *                                                    inner parentheses)
+ *
+ * Anything else is rejected with an error that names the declaration, so
+ * that misuse never reaches the passes.
+ */
+#include "multiverse.h"
+
+bool mv_unit_uses_multiverse;
+
+#define ALLOWED "the %<multiverse%> attribute is allowed only on functions " \
+	"and on global variables of integer, enum or function-pointer type"
+
+bool mv_has_attribute(const_tree decl)
+{
+	return DECL_P(decl) &&
+	       lookup_attribute("multiverse", DECL_ATTRIBUTES(decl)) != NULL_TREE;
+}
+
+bool mv_is_function(const_tree decl)
+{
+	return TREE_CODE(decl) == FUNCTION_DECL && mv_has_attribute(decl);
+}
+
+static bool is_fnptr_type(const_tree type)
+{
+	return POINTER_TYPE_P(type) &&
+	       TREE_CODE(TREE_TYPE(type)) == FUNCTION_TYPE;
+}
+
+bool mv_is_int_switch(const_tree decl)
+{
+	return TREE_CODE(decl) == VAR_DECL && mv_has_attribute(decl) &&
+	       INTEGRAL_TYPE_P(TREE_TYPE(decl));
+}
+
+bool mv_is_fnptr_switch(const_tree decl)
+{
+	return TREE_CODE(decl) == VAR_DECL && mv_has_attribute(decl) &&
+	       is_fnptr_type(TREE_TYPE(decl));
+}
+
+/* The attribute's arguments, with the ("values", ...) parentheses opened:
+ * the C parser hands those over as one comma expression. */
+static void flatten_args(tree args, std::vector<tree> &out)
+{
+	for (tree a = args; a; a = TREE_CHAIN(a)) {
+		tree v = TREE_VALUE(a);
+		std::vector<tree> chain;
+		while (v && TREE_CODE(v) == COMPOUND_EXPR) {
+			chain.push_back(TREE_OPERAND(v, 1));
+			v = TREE_OPERAND(v, 0);
+		}
+		out.push_back(v);
+		out.insert(out.end(), chain.rbegin(), chain.rend());
+	}
+}
+
+static bool is_string(tree t, const char *s)
+{
+	STRIP_NOPS(t);
+	if (TREE_CODE(t) == ADDR_EXPR)
+		t = TREE_OPERAND(t, 0);
+	if (TREE_CODE(t) == ARRAY_REF)
+		t = TREE_OPERAND(t, 0);
+	return TREE_CODE(t) == STRING_CST && !strcmp(TREE_STRING_POINTER(t), s);
+}
+
+bool mv_is_tracked(const_tree decl)
+{
+	tree attr = lookup_attribute("multiverse", DECL_ATTRIBUTES(decl));
+	std::vector<tree> args;
+	if (attr)
+		flatten_args(TREE_VALUE(attr), args);
+	return !args.empty() && is_string(args[0], "tracked");
+}
+
+bool mv_explicit_values(const_tree decl, std::vector<mv_value> &out)
+{
+	tree attr = lookup_attribute("multiverse", DECL_ATTRIBUTES(decl));
+	std::vector<tree> args;
+	if (attr)
+		flatten_args(TREE_VALUE(attr), args);
+	if (args.empty() || !is_string(args[0], "values"))
+		return false;
+	for (size_t i = 1; i < args.size(); i++) {
+		tree c = fold_convert(TREE_TYPE(decl), args[i]);
+		out.push_back(wi::to_wide(c).to_shwi());
+	}
+	return true;
+}
+
+/* Checks the arguments of a switch's attribute; false after an error. */
+static bool check_switch_args(tree decl, tree args)
+{
+	std::vector<tree> a;
+	flatten_args(args, a);
+	if (a.empty())
+		return true;
+	location_t loc = DECL_SOURCE_LOCATION(decl);
+	if (is_string(a[0], "tracked") && a.size() == 1)
+		return true;
+	if (is_string(a[0], "values") && !is_fnptr_type(TREE_TYPE(decl))) {
+		if (a.size() < 2) {
+			error_at(loc, "%qD: %<multiverse(\"values\", ...)%> needs "
+				 "at least one value", decl);
+			return false;
+		}
+		for (size_t i = 1; i < a.size(); i++) {
+			tree v = a[i];
+			STRIP_NOPS(v);
+			if (TREE_CODE(v) != INTEGER_CST) {
+				error_at(loc, "%qD: value %d of %<multiverse(\"values\", "
+					 "...)%> is not an integer constant", decl,
+					 (int)i);
+				return false;
+			}
+			if (!int_fits_type_p(v, TREE_TYPE(decl))) {
+				error_at(loc, "%qD: value %E does not fit the "
+					 "type %qT of the switch", decl, v,
+					 TREE_TYPE(decl));
+				return false;
+			}
+		}
+		return true;
+	}
+	/* A non-constant in ("values", ...) makes the C parser drop the
+	 * string, so it lands here too. */
+	error_at(loc, "%qD: unknown %<multiverse%> arguments; allowed are "
+		 "%<multiverse(\"tracked\")%> and "
+		 "%<multiverse((\"values\", V1, V2, ...))%> with integer "
+		 "constants %<V1, V2, ...%> for integer and enum switches", decl);
+	return false;
+}
+
+static tree handle_multiverse(tree *node, tree name, tree args, int flags,
+			      bool *no_add_attrs)
+{
+	tree decl = *node;
+	*no_add_attrs = true;
+
+	if (!DECL_P(decl)) {
+		error(ALLOWED "; it cannot apply to a type");
+		return NULL_TREE;
+	}
+	location_t loc = DECL_SOURCE_LOCATION(decl);
+
+	switch (TREE_CODE(decl)) {
+	case FUNCTION_DECL:
+		if (args) {
+			error_at(loc, "%qD: the %<multiverse%> attribute takes no "
+				 "arguments on a function", decl);
+			return NULL_TREE;
+		}
+		/* Callers must rely on nothing but the ABI: commit redirects
+		 * the generic, so no IPA facts about it may leak into them. */
+		DECL_UNINLINABLE(decl) = 1;
+		if (!lookup_attribute("noipa", DECL_ATTRIBUTES(decl)))
+			DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("noipa"),
+				NULL_TREE, DECL_ATTRIBUTES(decl));
+		if (!lookup_attribute("noinline", DECL_ATTRIBUTES(decl)))
+			DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("noinline"),
+				NULL_TREE, DECL_ATTRIBUTES(decl));
+		break;
+	case VAR_DECL: {
+		tree type = TREE_TYPE(decl);
+		/* DECL_CONTEXT is not set yet while the attribute is handled */
+		if (current_function_decl && !DECL_EXTERNAL(decl)) {
+			error_at(loc, "%qD is a local variable; " ALLOWED, decl);
+			return NULL_TREE;
+		}
+		if (DECL_THREAD_LOCAL_P(decl)) {
+			error_at(loc, "%qD is thread-local; " ALLOWED, decl);
+			return NULL_TREE;
+		}
+		bool integral = TREE_CODE(type) == INTEGER_TYPE ||
+				TREE_CODE(type) == BOOLEAN_TYPE ||
+				TREE_CODE(type) == ENUMERAL_TYPE;
+		if (integral) {
+			unsigned bytes = tree_to_uhwi(TYPE_SIZE_UNIT(type));
+			if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
+				error_at(loc, "%qD has a %u-byte type %qT; a "
+					 "multiverse switch must be 1, 2, 4 or 8 "
+					 "bytes wide", decl, bytes, type);
+				return NULL_TREE;
+			}
+		} else if (!is_fnptr_type(type)) {
+			error_at(loc, "%qD has type %qT; " ALLOWED, decl, type);
+			return NULL_TREE;
+		}
+		if (TYPE_READONLY(type)) {
+			error_at(loc, "%qD is %<const%>; a multiverse switch must "
+				 "be writable", decl);
+			return NULL_TREE;
+		}
+		if (is_fnptr_type(type) && args) {
+			error_at(loc, "%qD: a function-pointer switch takes no "
+				 "%<multiverse%> arguments", decl);
+			return NULL_TREE;
+		}
+		if (!check_switch_args(decl, args))
+			return NULL_TREE;
+		break;
+	}
+	case PARM_DECL:
+		error_at(loc, "%qD is a function parameter; " ALLOWED, decl);
+		return NULL_TREE;
+	case FIELD_DECL:
+		error_at(loc, "%qD is a structure or union member; " ALLOWED,
+			 decl);
+		return NULL_TREE;
+	default:
+		error_at(loc, "%qD: " ALLOWED, decl);
+		return NULL_TREE;
+	}
+	mv_unit_uses_multiverse = true;
+	*no_add_attrs = false;
+	return NULL_TREE;
+}
+
+static struct attribute_spec multiverse_attr = {
+	"multiverse", 0, -1, false, false, false, false, handle_multiverse, NULL
+};
+
+void mv_register_attribute(void *, void *)
+{
+	register_attribute(&multiverse_attr);
+}

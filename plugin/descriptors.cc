@@ -1,0 +1,193 @@
+/*
+ * Descriptor output, in the layout of runtime/descriptor.h, as assembler
+ * data at the end of the unit (every function has been through final by
+ * then, so the entry and site labels exist).  Everything goes inside
+ * .pushsection/.popsection so GCC's idea of the current section stays
+ * true for what it emits afterwards (debug info, for one).
+ *
+ * Each unit that uses the attribute also gets a constructor that registers
+ * its module (the executable or shared object it is linked into) with the
+ * runtime, through the module's hidden __start_/__stop_ section bounds.
+ */
+#include "multiverse.h"
+#include "descriptor.h"
+
+#include <algorithm>
+
+static_assert(sizeof(struct mv_desc_var) == 32, "descriptor layout");
+static_assert(sizeof(struct mv_desc_fn) == 40, "descriptor layout");
+static_assert(sizeof(struct mv_desc_variant) == 24, "descriptor layout");
+static_assert(sizeof(struct mv_desc_guard) == 24, "descriptor layout");
+static_assert(sizeof(struct mv_desc_site) == 16, "descriptor layout");
+
+namespace {
+
+FILE *out;
+unsigned next_id;
+
+void sym(const_tree decl)
+{
+	assemble_name(out, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(
+		const_cast<tree>(decl))));
+}
+
+void quad_sym(const_tree decl)
+{
+	fputs("\t.quad\t", out);
+	sym(decl);
+	fputc('\n', out);
+}
+
+/* Emits name as a string and returns its label number. */
+unsigned string_label(const char *name)
+{
+	unsigned id = next_id++;
+	fprintf(out, "\t.pushsection .rodata.multiverse,\"a\"\n"
+		".LMVN%u:\n\t.string \"%s\"\n\t.popsection\n", id, name);
+	return id;
+}
+
+void emit_var(tree var)
+{
+	unsigned name = string_label(mv_name(var));
+	tree type = TREE_TYPE(var);
+	unsigned flags = 0;
+	if (mv_is_fnptr_switch(var))
+		flags |= MV_VAR_FNPTR;
+	else if (!TYPE_UNSIGNED(type))
+		flags |= MV_VAR_SIGNED;
+	if (mv_is_tracked(var))
+		flags |= MV_VAR_TRACKED;
+	fprintf(out, "\t.pushsection " MV_SECTION_VAR ",\"aw\"\n\t.balign 8\n");
+	quad_sym(var);
+	fprintf(out, "\t.quad\t.LMVN%u\n\t.long\t%u, %u\n\t.quad\t0\n"
+		"\t.popsection\n", name,
+		(unsigned)tree_to_uhwi(TYPE_SIZE_UNIT(type)), flags);
+}
+
+/* Emits the variant records of f (one per clause) and returns the label
+ * of the array, with their number in *count. */
+unsigned emit_variants(const mv_function &f, unsigned *count)
+{
+	std::vector<std::pair<tree, unsigned>> records;  /* body, guards label */
+	std::vector<size_t> sizes;
+	fputs("\t.pushsection .data.rel.ro.multiverse,\"aw\"\n\t.balign 8\n", out);
+	for (const mv_variant &v : f.variants) {
+		if (!TREE_ASM_WRITTEN(v.decl))
+			continue;
+		for (const mv_clause &c : v.clauses) {
+			unsigned id = next_id++;
+			fprintf(out, ".LMVG%u:\n", id);
+			for (const mv_range &r : c) {
+				quad_sym(r.var);
+				fprintf(out, "\t.quad\t%lld, %lld\n",
+					(long long)r.low, (long long)r.high);
+			}
+			records.push_back({ v.decl, id });
+			sizes.push_back(c.size());
+		}
+	}
+	unsigned id = next_id++;
+	fprintf(out, ".LMVV%u:\n", id);
+	for (size_t i = 0; i < records.size(); i++) {
+		quad_sym(records[i].first);
+		fprintf(out, "\t.quad\t.LMVG%u\n\t.long\t%u, 0\n",
+			records[i].second, (unsigned)sizes[i]);
+	}
+	fputs("\t.popsection\n", out);
+	*count = records.size();
+	return id;
+}
+
+void emit_function(const mv_function &f)
+{
+	unsigned name = string_label(mv_name(f.decl));
+	unsigned count;
+	unsigned variants = emit_variants(f, &count);
+	fprintf(out, "\t.pushsection " MV_SECTION_FN ",\"aw\"\n\t.balign 8\n");
+	quad_sym(f.decl);
+	fprintf(out, "\t.quad\t.LMVN%u\n\t.quad\t.LMVE%u\n\t.quad\t.LMVV%u\n"
+		"\t.long\t%u, 0\n\t.popsection\n", name, f.entry_label,
+		variants, count);
+}
+
+void emit_sites(void)
+{
+	fprintf(out, "\t.pushsection " MV_SECTION_SITE ",\"aw\"\n\t.balign 8\n");
+	for (const mv_site &s : mv_sites) {
+		fprintf(out, "\t.quad\t.LMVS%u\n", s.label);
+		quad_sym(s.callee);
+	}
+	fputs("\t.popsection\n", out);
+}
+
+tree hidden_extern_addr(const char *name)
+{
+	tree d = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name),
+			    char_type_node);
+	TREE_PUBLIC(d) = 1;
+	DECL_EXTERNAL(d) = 1;
+	DECL_ARTIFICIAL(d) = 1;
+	TREE_USED(d) = 1;
+	DECL_VISIBILITY(d) = VISIBILITY_HIDDEN;
+	DECL_VISIBILITY_SPECIFIED(d) = 1;
+	return build_fold_addr_expr(d);
+}
+
+} // namespace
+
+void mv_build_module_ctor(void)
+{
+	tree p = const_ptr_type_node;
+	tree type = build_function_type_list(integer_type_node,
+		unsigned_type_node, p, p, p, p, p, p, NULL_TREE);
+	tree reg = build_fn_decl("__multiverse_register_module", type);
+	tree call = build_call_expr(reg, 7,
+		build_int_cst(unsigned_type_node, MV_DESCRIPTOR_VERSION),
+		hidden_extern_addr("__start_" MV_SECTION_VAR),
+		hidden_extern_addr("__stop_" MV_SECTION_VAR),
+		hidden_extern_addr("__start_" MV_SECTION_FN),
+		hidden_extern_addr("__stop_" MV_SECTION_FN),
+		hidden_extern_addr("__start_" MV_SECTION_SITE),
+		hidden_extern_addr("__stop_" MV_SECTION_SITE));
+	/* Early, so that user constructors may already commit. */
+	cgraph_build_static_cdtor('I', call, MAX_RESERVED_INIT_PRIORITY + 1);
+}
+
+void mv_emit_descriptors(void *, void *)
+{
+	if (!mv_unit_uses_multiverse || seen_error() || !asm_out_file)
+		return;
+	out = asm_out_file;
+
+	/* Switches: those defined here and those the records refer to. */
+	std::vector<tree> vars;
+	varpool_node *vn;
+	FOR_EACH_VARIABLE(vn)
+		if (mv_has_attribute(vn->decl) && TREE_ASM_WRITTEN(vn->decl))
+			vars.push_back(vn->decl);
+	for (const mv_function &f : mv_functions)
+		for (const mv_variant &v : f.variants)
+			for (const mv_clause &c : v.clauses)
+				for (const mv_range &r : c)
+					vars.push_back(r.var);
+	for (const mv_site &s : mv_sites)
+		if (TREE_CODE(s.callee) == VAR_DECL)
+			vars.push_back(s.callee);
+
+	std::sort(vars.begin(), vars.end(), [](tree a, tree b) {
+		return DECL_UID(a) < DECL_UID(b);
+	});
+	vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
+
+	fprintf(out, "\t.pushsection " MV_SECTION_VAR ",\"aw\"\n\t.balign 8\n"
+		"\t.popsection\n");
+	for (tree v : vars)
+		emit_var(v);
+	fprintf(out, "\t.pushsection " MV_SECTION_FN ",\"aw\"\n\t.balign 8\n"
+		"\t.popsection\n");
+	for (const mv_function &f : mv_functions)
+		if (TREE_ASM_WRITTEN(f.decl) && f.entry_label)
+			emit_function(f);
+	emit_sites();
+}

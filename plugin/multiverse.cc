@@ -1,0 +1,143 @@
+/*
+ * Multiverse GCC plugin: compiles one specialized variant of each function
+ * marked __attribute__((multiverse)) per combination of the values of the
+ * multiverse switches it reads, and records the descriptors the runtime
+ * library needs to bind the switches by binary patching.
+ *
+ * Usage:
+ *   gcc -fplugin=multiverse.so [-fplugin-arg-multiverse-max-variants=N] ...
+ * or the multiverse-gcc wrapper, which also adds the header and runtime.
+ *
+ * Options:
+ *   max-variants=N   per-function cap on variants (default 64); a function
+ *                    that would need more gets a warning and only its
+ *                    generic.
+ *
+ * Example:
+ *   __attribute__((multiverse)) int config_smp;
+ *   __attribute__((multiverse)) void spin_irq_lock(spinlock_t *l)
+ *   {
+ *       if (config_smp) ...
+ *   }
+ *
+ * The passes, in pipeline order:
+ *   specialize.cc  after SSA is built, before any optimization: clone each
+ *                  multiversed function per assignment and turn switch
+ *                  reads into constants;
+ *   merge.cc       after the early optimizations: drop variants whose
+ *                  bodies became identical and widen the survivor's guard;
+ *   sites.cc       after expand: make calls through fn-pointer switches
+ *                  patchable; before final: plant the generic's entry NOP
+ *                  and label every call site;
+ *   descriptors.cc at the end of the unit: emit the descriptor sections
+ *                  (format in runtime/descriptor.h).
+ */
+#include "multiverse.h"
+#include "plugin-version.h"
+
+#include <cstdlib>
+#include <cstring>
+
+int plugin_is_GPL_compatible;
+
+std::vector<mv_function> mv_functions;
+std::vector<mv_site> mv_sites;
+unsigned mv_max_variants = 64;
+
+/* Trees we hold between passes; registered as a GC root below. */
+static tree mv_kept;
+
+static const struct ggc_root_tab mv_roots[] = {
+	{ &mv_kept, 1, sizeof(mv_kept), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+	LAST_GGC_ROOT_TAB
+};
+
+void mv_keep(tree t)
+{
+	mv_kept = tree_cons(NULL_TREE, t, mv_kept);
+}
+
+mv_function *mv_find_function(const_tree decl)
+{
+	for (mv_function &f : mv_functions)
+		if (f.decl == decl)
+			return &f;
+	return NULL;
+}
+
+const char *mv_name(const_tree decl)
+{
+	return IDENTIFIER_POINTER(DECL_NAME(decl));
+}
+
+static void register_pass(struct plugin_name_args *info, opt_pass *pass,
+			  const char *ref, enum pass_positioning_ops pos)
+{
+	struct register_pass_info rp;
+	rp.pass = pass;
+	rp.reference_pass_name = ref;
+	rp.ref_pass_instance_number = 1;
+	rp.pos_op = pos;
+	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &rp);
+}
+
+static bool parse_args(struct plugin_name_args *info)
+{
+	for (int i = 0; i < info->argc; i++) {
+		const char *key = info->argv[i].key, *val = info->argv[i].value;
+		if (!strcmp(key, "max-variants") && val) {
+			char *end;
+			long n = strtol(val, &end, 10);
+			if (*end || n < 1 || n > 100000) {
+				error("multiverse: %<max-variants%> takes a number "
+				      "from 1 to 100000, not %qs", val);
+				return false;
+			}
+			mv_max_variants = n;
+		} else {
+			error("multiverse: unknown plugin argument %qs; the only "
+			      "argument is %<max-variants=N%>", key);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void check_unit(void *, void *)
+{
+	if (flag_lto)
+		error("multiverse: %<-flto%> is not supported: the plugin runs "
+		      "only at compile time and link-time optimization would "
+		      "compile code without it; build without %<-flto%>");
+}
+
+int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *ver)
+{
+	if (!plugin_default_version_check(ver, &gcc_version)) {
+		error("multiverse: this plugin was built for GCC %s and cannot "
+		      "run in GCC %s; rebuild it with the plugin "
+		      "headers of this compiler", gcc_version.basever, ver->basever);
+		return 1;
+	}
+	if (!parse_args(info))
+		return 1;
+
+	register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+			  (void *)mv_roots);
+	register_callback(info->base_name, PLUGIN_ATTRIBUTES,
+			  mv_register_attribute, NULL);
+	register_callback(info->base_name, PLUGIN_START_UNIT, check_unit, NULL);
+
+	register_pass(info, mv_make_specialize_pass(g), "build_ssa_passes",
+		      PASS_POS_INSERT_AFTER);
+	register_pass(info, mv_make_merge_pass(g), "opt_local_passes",
+		      PASS_POS_INSERT_AFTER);
+	register_pass(info, mv_make_fnptr_call_pass(g), "expand",
+		      PASS_POS_INSERT_AFTER);
+	register_pass(info, mv_make_sites_pass(g), "shorten",
+		      PASS_POS_INSERT_BEFORE);
+
+	register_callback(info->base_name, PLUGIN_FINISH_UNIT,
+			  mv_emit_descriptors, NULL);
+	return 0;
+}

@@ -1,0 +1,75 @@
+/*
+ * State and interfaces shared by the plugin's passes.  One translation unit
+ * is compiled per plugin instance, so the state is plain globals that live
+ * for the unit.
+ */
+#ifndef MULTIVERSE_PLUGIN_H
+#define MULTIVERSE_PLUGIN_H
+
+#include "gcc-compat.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+/* A switch value as a bit pattern; the switch's type says how to order it. */
+typedef int64_t mv_value;
+
+/* low <= var <= high; var == NULL_TREE marks nothing. */
+struct mv_range {
+	tree var;
+	mv_value low, high;
+};
+
+/* A conjunction of ranges: the guard of one variant record. */
+typedef std::vector<mv_range> mv_clause;
+
+struct mv_variant {
+	tree decl;                        /* the specialized clone */
+	std::vector<mv_clause> clauses;   /* valid when any clause holds */
+};
+
+struct mv_function {
+	tree decl;                        /* the generic */
+	unsigned entry_label;             /* 0 until the entry NOP is planted */
+	std::vector<mv_variant> variants;
+};
+
+struct mv_site {
+	unsigned label;
+	tree callee;                      /* FUNCTION_DECL or fn-pointer VAR_DECL */
+};
+
+/* attribute.cc */
+void mv_register_attribute(void *, void *);
+bool mv_has_attribute(const_tree decl);
+bool mv_is_function(const_tree decl);
+bool mv_is_int_switch(const_tree decl);
+bool mv_is_fnptr_switch(const_tree decl);
+bool mv_is_tracked(const_tree decl);
+bool mv_explicit_values(const_tree decl, std::vector<mv_value> &out);
+extern bool mv_unit_uses_multiverse;
+
+/* domain.cc */
+bool mv_value_less(const_tree var, mv_value a, mv_value b);
+std::vector<mv_value> mv_domain(tree var, function *fn);
+
+/* specialize.cc, merge.cc, sites.cc */
+opt_pass *mv_make_specialize_pass(gcc::context *ctxt);
+opt_pass *mv_make_merge_pass(gcc::context *ctxt);
+opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt);
+opt_pass *mv_make_sites_pass(gcc::context *ctxt);
+
+/* descriptors.cc */
+void mv_build_module_ctor(void);
+void mv_emit_descriptors(void *, void *);
+
+/* multiverse.cc: the unit's records and options */
+extern std::vector<mv_function> mv_functions;
+extern std::vector<mv_site> mv_sites;
+extern unsigned mv_max_variants;
+mv_function *mv_find_function(const_tree decl);
+void mv_keep(tree t);   /* keep t alive across garbage collection */
+const char *mv_name(const_tree decl);
+
+#endif

@@ -1,0 +1,253 @@
+/*
+ * x86-64 instruction encoding for call sites, entry patch areas and the
+ * tiny variant bodies we inline.
+ */
+#include <string.h>
+
+#include "arch.h"
+
+enum {
+	OP_CALL = 0xe8,       /* call rel32 */
+	OP_JMP = 0xe9,        /* jmp rel32 */
+	OP_GRP5 = 0xff,       /* with the ModRM bytes below: through *disp32(%rip) */
+	MODRM_CALL_RIP = 0x15,
+	MODRM_JMP_RIP = 0x25,
+	PFX_CS = 0x2e,
+	PFX_REP = 0xf3,
+	OP_RET = 0xc3,
+};
+
+const uint8_t mv_arch_entry_nop[MV_ARCH_ENTRY_LEN] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+/* The recommended multi-byte NOPs, indexed by length; a site is padded
+ * with one of them so that no instruction boundary appears inside it. */
+static const uint8_t nops[MV_ARCH_SITE_MAX + 1][MV_ARCH_SITE_MAX] = {
+	{ 0 },
+	{ 0x90 },
+	{ 0x66, 0x90 },
+	{ 0x0f, 0x1f, 0x00 },
+	{ 0x0f, 0x1f, 0x40, 0x00 },
+	{ 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+	{ 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+};
+
+/*
+ * Loads of a constant into rax (or al), as variant bodies contain them.
+ * The decoder accepts each of them; the encoder takes the first one that
+ * reproduces the value and fits, so the order is its preference: short
+ * register-only forms first, push/pop (which writes below rsp) only where
+ * a mov does not fit, e.g. before the ret of a 5-byte tail jmp site.
+ */
+static const struct form {
+	uint8_t op[4], n_op;  /* bytes before the immediate */
+	uint8_t imm;          /* immediate size in bytes */
+	uint8_t sext;         /* the immediate is sign-extended to 64 bits */
+	uint8_t tail;         /* a byte after the immediate, 0 if none */
+	uint8_t kind;         /* MV_BODY_RAX or MV_BODY_AL */
+	uint64_t value;       /* the value loaded when imm == 0 */
+} forms[] = {
+	{ { 0x31, 0xc0 }, 2, 0, 0, 0, MV_BODY_RAX, 0 },                  /* xor %eax,%eax */
+	{ { 0x48, 0x83, 0xc8, 0xff }, 4, 0, 0, 0, MV_BODY_RAX, -1 },     /* or $-1,%rax */
+	{ { 0xb8 }, 1, 4, 0, 0, MV_BODY_RAX, 0 },                        /* mov $imm32,%eax */
+	{ { 0x6a }, 1, 1, 1, 0x58, MV_BODY_RAX, 0 },                     /* push $imm8; pop %rax */
+	{ { 0x83, 0xc8, 0xff }, 3, 0, 0, 0, MV_BODY_RAX, 0xffffffff },   /* or $-1,%eax */
+	{ { 0x48, 0xc7, 0xc0 }, 3, 4, 1, 0, MV_BODY_RAX, 0 },            /* mov $simm32,%rax */
+	{ { 0x48, 0xb8 }, 2, 8, 0, 0, MV_BODY_RAX, 0 },                  /* movabs $imm64,%rax */
+	{ { 0x33, 0xc0 }, 2, 0, 0, 0, MV_BODY_RAX, 0 },
+	{ { 0x48, 0x31, 0xc0 }, 3, 0, 0, 0, MV_BODY_RAX, 0 },
+	{ { 0x48, 0x33, 0xc0 }, 3, 0, 0, 0, MV_BODY_RAX, 0 },
+	{ { 0xb0 }, 1, 1, 0, 0, MV_BODY_AL, 0 },                         /* mov $imm8,%al */
+};
+
+static int32_t get32(const uint8_t *p)
+{
+	int32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void put32(uint8_t *p, int32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+/* Compares byte by byte so that nothing past a mismatch is read. */
+static int match(const uint8_t *p, const uint8_t *pat, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != pat[i])
+			return 0;
+	return 1;
+}
+
+static size_t ret_len(const uint8_t *p)
+{
+	if (p[0] == OP_RET)
+		return 1;
+	if (p[0] == PFX_REP && p[1] == OP_RET)
+		return 2;
+	return 0;
+}
+
+static uint64_t extend(uint64_t v, unsigned size, int sext)
+{
+	unsigned shift = 64 - 8 * size;
+
+	if (size == 8)
+		return v;
+	v = v << shift;
+	return sext ? (uint64_t)((int64_t)v >> shift) : v >> shift;
+}
+
+static uint64_t get_imm(const uint8_t *p, unsigned size, int sext)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = size; i--;)
+		v = v << 8 | p[i];
+	return extend(v, size, sext);
+}
+
+static void fill_nop(uint8_t *p, size_t n)
+{
+	memcpy(p, nops[n], n);
+}
+
+static int rel32(uintptr_t next, uintptr_t target, int32_t *rel)
+{
+	int64_t d = (int64_t)(target - next);
+
+	if (d != (int32_t)d)
+		return -1;
+	*rel = (int32_t)d;
+	return 0;
+}
+
+int mv_arch_decode(const uint8_t *code, size_t avail, uintptr_t addr,
+		   struct mv_insn *insn)
+{
+	if (avail >= 5 && (code[0] == OP_CALL || code[0] == OP_JMP)) {
+		insn->len = 5;
+		insn->is_jmp = code[0] == OP_JMP;
+		insn->indirect = 0;
+		insn->ref = addr + 5 + (intptr_t)get32(code + 1);
+		return 0;
+	}
+	if (avail >= 6 && code[0] == OP_GRP5 &&
+	    (code[1] == MODRM_CALL_RIP || code[1] == MODRM_JMP_RIP)) {
+		insn->len = 6;
+		insn->is_jmp = code[1] == MODRM_JMP_RIP;
+		insn->indirect = 1;
+		insn->ref = addr + 6 + (intptr_t)get32(code + 2);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * A 6-byte site gets a CS segment prefix (ignored on near branches in
+ * 64-bit mode) rather than a 5-byte branch plus a NOP: it stays a single
+ * instruction, so no thread can ever be stopped in the middle of the site.
+ */
+int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
+		   uintptr_t target)
+{
+	size_t pfx = insn->len - 5;
+	int32_t rel;
+
+	if (insn->len < 5 || insn->len > 6 || rel32(addr + insn->len, target, &rel))
+		return -1;
+	if (pfx)
+		buf[0] = PFX_CS;
+	buf[pfx] = insn->is_jmp ? OP_JMP : OP_CALL;
+	put32(buf + pfx + 1, rel);
+	return 0;
+}
+
+void mv_arch_classify(const uint8_t *code, struct mv_body *body)
+{
+	const uint8_t *p = code;
+
+	body->kind = MV_BODY_OTHER;
+	body->value = 0;
+	if (match(p, endbr64, sizeof endbr64))
+		p += sizeof endbr64;
+	if (ret_len(p)) {
+		body->kind = MV_BODY_EMPTY;
+		return;
+	}
+	for (const struct form *f = forms; f < forms + sizeof forms / sizeof *forms; f++) {
+		const uint8_t *q = p + f->n_op;
+		uint64_t v = f->value;
+
+		if (!match(p, f->op, f->n_op))
+			continue;
+		if (f->imm)
+			v = get_imm(q, f->imm, f->sext);
+		q += f->imm;
+		if (f->tail && *q++ != f->tail)
+			continue;
+		if (!ret_len(q))
+			continue;
+		body->kind = f->kind;
+		body->value = v;
+		return;
+	}
+}
+
+/* Writes the preferred form loading body's value in at most room bytes;
+ * returns its length, 0 if none fits. */
+static size_t encode_const(uint8_t *buf, size_t room, const struct mv_body *body)
+{
+	for (const struct form *f = forms; f < forms + sizeof forms / sizeof *forms; f++) {
+		size_t n = f->n_op + f->imm + !!f->tail;
+		uint64_t v = body->value;
+
+		if (f->kind != body->kind || n > room)
+			continue;
+		if (f->imm ? extend(v, f->imm, f->sext) != v : v != f->value)
+			continue;
+		memcpy(buf, f->op, f->n_op);
+		for (unsigned i = 0; i < f->imm; i++)
+			buf[f->n_op + i] = (uint8_t)(v >> 8 * i);
+		if (f->tail)
+			buf[n - 1] = f->tail;
+		return n;
+	}
+	return 0;
+}
+
+/* A tail jmp site ends with our own ret: the inlined body returns to the
+ * caller's caller as the jumped-to body would have. */
+int mv_arch_inline(uint8_t *buf, const struct mv_insn *insn,
+		   const struct mv_body *body)
+{
+	size_t n = 0, room = insn->len - insn->is_jmp;
+
+	if (insn->len > MV_ARCH_SITE_MAX || insn->len <= insn->is_jmp)
+		return -1;
+	if (body->kind == MV_BODY_RAX || body->kind == MV_BODY_AL) {
+		n = encode_const(buf, room, body);
+		if (!n)
+			return -1;
+	} else if (body->kind != MV_BODY_EMPTY) {
+		return -1;
+	}
+	if (insn->is_jmp)
+		buf[n++] = OP_RET;
+	fill_nop(buf + n, insn->len - n);
+	return 0;
+}
+
+int mv_arch_entry_jump(uint8_t *buf, uintptr_t entry, uintptr_t target)
+{
+	int32_t rel;
+
+	if (rel32(entry + MV_ARCH_ENTRY_LEN, target, &rel))
+		return -1;
+	buf[0] = OP_JMP;
+	put32(buf + 1, rel);
+	return 0;
+}

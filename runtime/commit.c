@@ -1,0 +1,221 @@
+/*
+ * Commit and revert: binding functions and function-pointer switches to
+ * the switches' current values, and releasing them again.
+ */
+#include <errno.h>
+
+#include "internal.h"
+#include "multiverse.h"
+#include "platform.h"
+
+static const struct mv_var *lookup(const void *addr)
+{
+	return mv_find_var(addr);
+}
+
+/*
+ * Points a function at the body selected for the switches (bind) or back
+ * at its generic.  The entry is written first and always gets the jmp,
+ * even where every site inlines the body: it catches the calls we do not
+ * know, through pointers, from other modules, or from skipped sites.  A
+ * function whose entry cannot hold the jmp is never committed, so a
+ * committed function runs its variant on every path.  The sites follow.
+ * Returns 1 if the body calls reach changed, else 0 or -errno.
+ */
+static int point_fn(struct mv_fn *f, int bind)
+{
+	const struct mv_desc_fn *d = f->desc;
+	const struct mv_desc_variant *v = bind ? mv_select(d->variants, d->n_variants, lookup) : 0;
+	void *body = v ? v->body : 0;
+	uint8_t jmp[MV_ARCH_ENTRY_LEN];
+	struct mv_body inl;
+	int changed, err;
+
+	if (body && mv_arch_entry_jump(jmp, (uintptr_t)f->entry.addr, (uintptr_t)body)) {
+		mv_report("function %s: variant %p is out of reach of its entry", d->name, body);
+		body = 0;
+	}
+	err = mv_area_set(&f->entry, body ? jmp : f->entry.orig,
+			  body ? MV_AREA_BRANCH : MV_AREA_ORIG, "entry", d->name);
+	if (err)
+		return err;
+	if (f->entry.state < MV_AREA_ORIG)
+		body = 0;
+	changed = (body ? body : f->generic) != f->active;
+	f->active = body ? body : f->generic;
+	if (body)
+		mv_arch_classify(body, &inl);
+	for (size_t i = f->site0; i < f->site0 + f->n_sites; i++) {
+		err = mv_site_point(&mv.sites[i], body, body ? &inl : 0, d->name);
+		if (err)
+			return err;
+	}
+	return changed;
+}
+
+/* A function-pointer switch is bound to the pointer's value: its sites
+ * call that directly, wherever it is not NULL and within reach. */
+static int point_fnptr(struct mv_var *v, int bind)
+{
+	void *target = bind ? *(void **)v->addr : 0;
+	int changed = target != v->active, err;
+
+	v->active = target;
+	for (size_t i = v->site0; i < v->site0 + v->n_sites; i++) {
+		err = mv_site_point(&mv.sites[i], target, 0, v->name);
+		if (err)
+			return err;
+	}
+	return changed;
+}
+
+/* Sums the changes of one more function or switch into *total. */
+static int add(int *total, int r)
+{
+	if (r < 0)
+		return r;
+	*total += r;
+	return 0;
+}
+
+static int op_all(const char *api, void *addr, int bind)
+{
+	int n = 0, err = 0;
+
+	(void)api, (void)addr;
+	for (size_t i = 0; i < mv.n_fns && !err; i++)
+		err = add(&n, point_fn(&mv.fns[i], bind));
+	for (size_t i = 0; i < mv.n_vars && !err; i++)
+		if (mv.vars[i].flags & MV_VAR_FNPTR)
+			err = add(&n, point_fnptr(&mv.vars[i], bind));
+	return err ? err : n;
+}
+
+static int op_refs(const char *api, void *addr, int bind)
+{
+	struct mv_var *v = mv_find_var(addr);
+	int n = 0, err = 0;
+
+	if (!v)
+		return mv_error(-ENOENT, "%s: %p is not a multiverse switch", api, addr);
+	if (v->flags & MV_VAR_FNPTR)
+		return point_fnptr(v, bind);
+	for (size_t i = 0; i < mv.n_fns && !err; i++)
+		if (mv_reads(mv.fns[i].desc, addr))
+			err = add(&n, point_fn(&mv.fns[i], bind));
+	return err ? err : n;
+}
+
+static int op_one(const char *api, void *addr, int bind)
+{
+	struct mv_fn *f = mv_find_fn(addr);
+	struct mv_var *v = f ? 0 : mv_find_var(addr);
+
+	if (f)
+		return point_fn(f, bind);
+	if (v && v->flags & MV_VAR_FNPTR)
+		return point_fnptr(v, bind);
+	return mv_error(-ENOENT, "%s: %p is not a multiversed function or function-pointer switch",
+			api, addr);
+}
+
+/* Every patching call is one batch of text writes under the lock. */
+static int run(const char *api, int (*op)(const char *, void *, int),
+	       void *addr, int bind)
+{
+	int r;
+
+	mv_lock();
+	r = mv_sync();
+	if (r >= 0) {
+		mv_text_begin();
+		r = op(api, addr, bind);
+		mv_text_end();
+	}
+	mv_unlock();
+	return r;
+}
+
+static int null_error(const char *api)
+{
+	return mv_error(-EINVAL, "%s: NULL address", api);
+}
+
+MV_API int multiverse_commit(void)
+{
+	return run(__func__, op_all, 0, 1);
+}
+
+MV_API int multiverse_revert(void)
+{
+	return run(__func__, op_all, 0, 0);
+}
+
+MV_API int multiverse_commit_refs(void *var)
+{
+	return var ? run(__func__, op_refs, var, 1) : null_error(__func__);
+}
+
+MV_API int multiverse_revert_refs(void *var)
+{
+	return var ? run(__func__, op_refs, var, 0) : null_error(__func__);
+}
+
+MV_API int multiverse_commit_fn(void *fn)
+{
+	return fn ? run(__func__, op_one, fn, 1) : null_error(__func__);
+}
+
+MV_API int multiverse_revert_fn(void *fn)
+{
+	return fn ? run(__func__, op_one, fn, 0) : null_error(__func__);
+}
+
+MV_API int multiverse_is_committed(void *fn)
+{
+	struct mv_fn *f;
+	struct mv_var *v;
+	int r;
+
+	if (!fn)
+		return null_error(__func__);
+	mv_lock();
+	r = mv_sync();
+	if (r >= 0) {
+		f = mv_find_fn(fn);
+		v = f ? 0 : mv_find_var(fn);
+		if (f)
+			r = f->active != f->generic;
+		else if (v && v->flags & MV_VAR_FNPTR)
+			r = v->active != 0;
+		else
+			r = mv_error(-ENOENT, "%s: %p is not a multiversed function or function-pointer switch",
+				     __func__, fn);
+	}
+	mv_unlock();
+	return r;
+}
+
+MV_API int multiverse_bind(void *var, int state)
+{
+	struct mv_var *v;
+	int r;
+
+	if (!var)
+		return null_error(__func__);
+	if (state < -1 || state > 1)
+		return mv_error(-EINVAL, "%s: state %d is not 1, 0 or -1", __func__, state);
+	mv_lock();
+	r = mv_sync();
+	if (r >= 0) {
+		v = mv_find_var(var);
+		if (!v)
+			r = mv_error(-ENOENT, "%s: %p is not a multiverse switch", __func__, var);
+		else if (state >= 0)
+			r = v->bound = state;
+		else
+			r = v->bound;
+	}
+	mv_unlock();
+	return r;
+}

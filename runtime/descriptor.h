@@ -1,0 +1,112 @@
+/*
+ * The descriptor format: the contract between the compiler plugin, which
+ * emits these records as assembler data, and the runtime, which reads them.
+ * docs/descriptor-format.md describes the same layout for readers of
+ * object files.  Change both together and bump MV_DESCRIPTOR_VERSION.
+ *
+ * Every record lives in a section of its own kind.  The linker concatenates
+ * the sections of all units of one module (executable or shared object) and
+ * defines __start_<section>/__stop_<section> around them.  Each unit that
+ * emits records also emits a constructor calling
+ * __multiverse_register_module() with its module's bounds; the runtime
+ * registers a module once, however many of its units call in.
+ *
+ * A switch or function declared in a header shows up in every unit that
+ * uses it, so records may repeat: the runtime merges them by address.
+ */
+#ifndef MULTIVERSE_DESCRIPTOR_H
+#define MULTIVERSE_DESCRIPTOR_H
+
+#include <stdint.h>
+
+#define MV_DESCRIPTOR_VERSION 1
+
+#define MV_SECTION_VAR  "__multiverse_var"
+#define MV_SECTION_FN   "__multiverse_fn"
+#define MV_SECTION_SITE "__multiverse_site"
+
+/* mv_desc_var.flags */
+#define MV_VAR_SIGNED  0x1u   /* compare guard bounds as signed */
+#define MV_VAR_FNPTR   0x2u   /* a function-pointer switch */
+#define MV_VAR_TRACKED 0x4u   /* unbound until multiverse_bind(&var, 1) */
+
+/* A switch.  Section __multiverse_var, 32 bytes. */
+struct mv_desc_var {
+	void *addr;
+	const char *name;
+	uint32_t width;           /* bytes: 1, 2, 4 or 8 */
+	uint32_t flags;           /* MV_VAR_* */
+	uint64_t reserved;        /* zero */
+};
+
+/*
+ * One conjunct of a variant's guard: low <= *var <= high, both inclusive,
+ * compared as signed or unsigned 64-bit values according to the switch's
+ * MV_VAR_SIGNED flag (the switch is widened from its width first).
+ * 24 bytes.
+ */
+struct mv_desc_guard {
+	void *var;
+	int64_t low;
+	int64_t high;
+};
+
+/*
+ * A variant: a body that is valid whenever all its guards hold.  A switch
+ * the function reads but the variant has no guard for is still read at run
+ * time by that body (partial specialization of tracked switches).  Merged
+ * variants appear as several records with the same body.  24 bytes.
+ */
+struct mv_desc_variant {
+	void *body;
+	const struct mv_desc_guard *guards;
+	uint32_t n_guards;
+	uint32_t reserved;        /* zero */
+};
+
+/*
+ * A multiversed function, recorded by the unit that defines it.
+ * Section __multiverse_fn, 40 bytes.
+ *
+ * entry is the patch area the compiler planted at the generic's entry: a
+ * single 5-byte NOP (0f 1f 44 00 00) that commit turns into a jmp to the
+ * selected variant.  It is the function's address unless something (an
+ * endbr64) precedes it.
+ */
+struct mv_desc_fn {
+	void *generic;
+	const char *name;
+	void *entry;
+	const struct mv_desc_variant *variants;
+	uint32_t n_variants;
+	uint32_t flags;           /* zero; reserved */
+};
+
+/*
+ * A call site.  Section __multiverse_site, 16 bytes.
+ *
+ * site is the first byte of the call or jmp instruction; callee is either
+ * a multiversed function's generic (direct call or tail call) or the
+ * address of a function-pointer switch (call or jmp through it).  The
+ * runtime decodes the instruction to learn its kind and length and checks
+ * that it really refers to callee before ever writing it.
+ */
+struct mv_desc_site {
+	void *site;
+	void *callee;
+};
+
+/*
+ * Called by the constructor the plugin emits in each unit.  Returns 0, or a
+ * negative errno value (a version mismatch is -ENOEXEC and is reported).
+ * Idempotent for the same module bounds.
+ */
+int __multiverse_register_module(uint32_t version,
+				 const struct mv_desc_var *var_start,
+				 const struct mv_desc_var *var_stop,
+				 const struct mv_desc_fn *fn_start,
+				 const struct mv_desc_fn *fn_stop,
+				 const struct mv_desc_site *site_start,
+				 const struct mv_desc_site *site_stop);
+
+#endif

@@ -1,0 +1,186 @@
+/*
+ * Read-only views of the run-time state, for programs and for people.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "internal.h"
+#include "multiverse.h"
+
+static unsigned distinct_bodies(const struct mv_desc_fn *d)
+{
+	unsigned n = 0;
+
+	for (uint32_t i = 0; i < d->n_variants; i++) {
+		uint32_t j = 0;
+
+		while (j < i && d->variants[j].body != d->variants[i].body)
+			j++;
+		n += j == i;
+	}
+	return n;
+}
+
+static unsigned count_fns(const void *var)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < mv.n_fns; i++)
+		n += mv_reads(mv.fns[i].desc, var);
+	return n;
+}
+
+struct tally {
+	unsigned patched, inlined, skipped;
+};
+
+/* Invalid sites count as skipped: both are left alone for their bytes. */
+static struct tally tally_sites(size_t site0, size_t n)
+{
+	struct tally t = { 0, 0, 0 };
+
+	for (size_t i = site0; i < site0 + n; i++) {
+		int s = mv.sites[i].area.state;
+
+		t.patched += s == MV_AREA_BRANCH;
+		t.inlined += s == MV_AREA_INLINED;
+		t.skipped += s == MV_AREA_SKIPPED || s == MV_AREA_INVALID;
+	}
+	return t;
+}
+
+MV_API const struct mv_info_fn *multiverse_info_fn(void *fn)
+{
+	static _Thread_local struct mv_info_fn info;
+	const struct mv_fn *f;
+
+	mv_lock();
+	f = mv_sync() < 0 ? 0 : mv_find_fn(fn);
+	if (f) {
+		struct tally t = tally_sites(f->site0, f->n_sites);
+
+		info = (struct mv_info_fn){
+			.name = f->desc->name,
+			.generic = f->generic,
+			.active = f->active,
+			.committed = f->active != f->generic,
+			.n_variants = distinct_bodies(f->desc),
+			.n_sites = f->n_sites,
+			.n_sites_inlined = t.inlined,
+			.n_sites_skipped = t.skipped,
+		};
+	}
+	mv_unlock();
+	return f ? &info : 0;
+}
+
+MV_API const struct mv_info_var *multiverse_info_var(void *var)
+{
+	static _Thread_local struct mv_info_var info;
+	const struct mv_var *v;
+
+	mv_lock();
+	v = mv_sync() < 0 ? 0 : mv_find_var(var);
+	if (v)
+		info = (struct mv_info_var){
+			.name = v->name,
+			.addr = v->addr,
+			.width = v->width,
+			.is_signed = !!(v->flags & MV_VAR_SIGNED),
+			.is_fnptr = !!(v->flags & MV_VAR_FNPTR),
+			.is_tracked = !!(v->flags & MV_VAR_TRACKED),
+			.is_bound = v->bound,
+			.n_functions = count_fns(v->addr),
+			.n_sites = v->n_sites,
+		};
+	mv_unlock();
+	return v ? &info : 0;
+}
+
+static void print_value(FILE *out, int is_signed, int64_t v)
+{
+	if (is_signed)
+		fprintf(out, "%" PRId64, v);
+	else
+		fprintf(out, "%" PRIu64, (uint64_t)v);
+}
+
+static void dump_sites(FILE *out, size_t site0, size_t n)
+{
+	struct tally t = tally_sites(site0, n);
+
+	fprintf(out, "  sites: %zu, %u patched, %u inlined, %u skipped\n", n,
+		t.patched, t.inlined, t.skipped);
+}
+
+static void dump_var(FILE *out, const struct mv_var *v)
+{
+	int sgn = v->flags & MV_VAR_SIGNED;
+
+	fprintf(out, "switch %s at %p: ", v->name, v->addr);
+	if (v->flags & MV_VAR_FNPTR) {
+		fprintf(out, "function pointer, value %p, ", *(void **)v->addr);
+		if (v->active)
+			fprintf(out, "committed to %p\n", v->active);
+		else
+			fprintf(out, "not committed\n");
+		dump_sites(out, v->site0, v->n_sites);
+		return;
+	}
+	fprintf(out, "%u-byte %s, %s, %s, value ", v->width, sgn ? "signed" : "unsigned",
+		v->flags & MV_VAR_TRACKED ? "tracked" : "untracked",
+		v->bound ? "bound" : "unbound");
+	print_value(out, sgn, mv_switch_read(v->addr, v->width, sgn));
+	fputc('\n', out);
+}
+
+static void dump_variant(FILE *out, const struct mv_desc_variant *x, unsigned i)
+{
+	fprintf(out, "  variant %u at %p:", i, x->body);
+	for (uint32_t j = 0; j < x->n_guards; j++) {
+		const struct mv_desc_guard *g = &x->guards[j];
+		const struct mv_var *v = mv_find_var(g->var);
+		int sgn = v && v->flags & MV_VAR_SIGNED;
+
+		fprintf(out, "%s %s in [", j ? "," : "", v ? v->name : "(unknown switch)");
+		print_value(out, sgn, g->low);
+		fputs(", ", out);
+		print_value(out, sgn, g->high);
+		fputc(']', out);
+	}
+	fprintf(out, "%s\n", x->n_guards ? "" : " (no guards)");
+}
+
+static void dump_fn(FILE *out, const struct mv_fn *f)
+{
+	const struct mv_desc_fn *d = f->desc;
+	static const char *const entry[] = {
+		[MV_AREA_INVALID] = "invalid", [MV_AREA_SKIPPED] = "skipped",
+		[MV_AREA_ORIG] = "nop", [MV_AREA_BRANCH] = "jmp",
+	};
+
+	fprintf(out, "function %s at %p: ", d->name, f->generic);
+	if (f->active != f->generic)
+		fprintf(out, "committed to %p", f->active);
+	else
+		fprintf(out, "generic, not committed");
+	fprintf(out, ", entry %s\n", entry[f->entry.state] ? entry[f->entry.state] : "?");
+	for (uint32_t i = 0; i < d->n_variants; i++)
+		dump_variant(out, &d->variants[i], i);
+	dump_sites(out, f->site0, f->n_sites);
+}
+
+MV_API void multiverse_dump_info(FILE *out)
+{
+	if (!out)
+		out = stderr;
+	mv_lock();
+	mv_sync();
+	fprintf(out, "multiverse: %zu switches, %zu functions\n", mv.n_vars, mv.n_fns);
+	for (size_t i = 0; i < mv.n_vars; i++)
+		dump_var(out, &mv.vars[i]);
+	for (size_t i = 0; i < mv.n_fns; i++)
+		dump_fn(out, &mv.fns[i]);
+	fprintf(out, "last error: %s\n", multiverse_last_error());
+	mv_unlock();
+}

@@ -1,0 +1,118 @@
+/*
+ * Run-time tables and the interfaces between the runtime's files.
+ *
+ * The tables merge the descriptors of every registered module.  Each is an
+ * array sorted by address (sites by callee, then address, so that the sites
+ * of one function or function-pointer switch form a run); entries move when
+ * a module is merged, so only indices outlive an API call.  All of it is
+ * guarded by mv_lock().
+ */
+#ifndef MV_INTERNAL_H
+#define MV_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch.h"
+#include "descriptor.h"
+
+#define MV_API __attribute__((visibility("default")))
+
+enum mv_area_state {
+	MV_AREA_UNRESOLVED,   /* a site whose callee is not registered (yet) */
+	MV_AREA_INVALID,      /* not what its descriptor says: never written */
+	MV_AREA_SKIPPED,      /* changed behind our back: never written again */
+	MV_AREA_ORIG,         /* the compiler's bytes */
+	MV_AREA_BRANCH,       /* a direct branch to the active body */
+	MV_AREA_INLINED,      /* the active body itself */
+};
+
+#define MV_AREA_MAX 8
+
+/* A stretch of text we patch: a call site or an entry patch area. */
+struct mv_area {
+	uint8_t *addr;
+	uint8_t len;
+	uint8_t state;            /* enum mv_area_state */
+	uint8_t orig[MV_AREA_MAX];
+	uint8_t cur[MV_AREA_MAX]; /* what we last wrote, or orig */
+};
+
+struct mv_var {
+	void *addr;
+	const char *name;
+	unsigned width;
+	unsigned flags;           /* MV_VAR_* */
+	int bound;
+	void *active;             /* fn-pointer switch: target in its sites */
+	size_t site0, n_sites;    /* fn-pointer switch: its run in mv.sites */
+	size_t seq;               /* merge order: first record wins */
+};
+
+struct mv_fn {
+	void *generic;
+	const struct mv_desc_fn *desc;
+	void *active;             /* the body calls reach */
+	struct mv_area entry;
+	size_t site0, n_sites;
+	size_t seq;
+};
+
+struct mv_site {
+	struct mv_area area;
+	void *callee;             /* generic or fn-pointer switch */
+	struct mv_insn insn;      /* valid unless UNRESOLVED or INVALID */
+	size_t seq;
+};
+
+struct mv_tables {
+	struct mv_var *vars;
+	struct mv_fn *fns;
+	struct mv_site *sites;
+	size_t n_vars, n_fns, n_sites;
+};
+
+extern struct mv_tables mv;
+
+/* The descriptor arrays of one module. */
+struct mv_module {
+	const struct mv_desc_var *var, *var_end;
+	const struct mv_desc_fn *fn, *fn_end;
+	const struct mv_desc_site *site, *site_end;
+};
+
+/* registry.c */
+void mv_lock(void);
+void mv_unlock(void);
+int mv_sync(void);            /* merge modules registered since last time */
+
+/* tables.c */
+int mv_merge(const struct mv_module *m);
+void mv_link(void);           /* attach sites to their callees */
+struct mv_var *mv_find_var(const void *addr);
+struct mv_fn *mv_find_fn(const void *generic);
+
+/* select.c */
+typedef const struct mv_var *mv_var_lookup(const void *addr);
+int64_t mv_switch_read(const void *addr, unsigned width, int is_signed);
+int mv_guard_holds(const struct mv_desc_guard *g, const struct mv_var *var);
+const struct mv_desc_variant *mv_select(const struct mv_desc_variant *v,
+					unsigned n, mv_var_lookup *find);
+int mv_reads(const struct mv_desc_fn *fn, const void *var);
+
+/* patch.c */
+char *mv_hex(char *buf, const uint8_t *p, size_t n);
+int mv_area_capture(struct mv_area *a, void *addr, size_t len);
+int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
+		const char *what, const char *name);
+
+/* site.c */
+void mv_site_resolve(struct mv_site *s, int via_switch, const char *name);
+int mv_site_point(struct mv_site *s, const void *body,
+		  const struct mv_body *inl, const char *name);
+
+/* error.c */
+void mv_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int mv_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * Patch areas: the call sites and entries we rewrite, and the protocol by
+ * which we rewrite them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "platform.h"
+
+/* For messages: buf holds 3 * n characters. */
+char *mv_hex(char *buf, const uint8_t *p, size_t n)
+{
+	char *s = buf;
+
+	*s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += sprintf(s, i ? " %02x" : "%02x", p[i]);
+	return buf;
+}
+
+/* The original bytes are read once, when the area is first merged; from
+ * then on they are the only bytes we accept there besides our own. */
+int mv_area_capture(struct mv_area *a, void *addr, size_t len)
+{
+	a->addr = addr;
+	a->len = len;
+	if (len > MV_AREA_MAX || mv_mem_read(a->orig, addr, len)) {
+		a->state = MV_AREA_INVALID;
+		return -EFAULT;
+	}
+	memcpy(a->cur, a->orig, len);
+	a->state = MV_AREA_ORIG;
+	return 0;
+}
+
+/*
+ * The patching protocol, the same for call sites and entries:
+ *  1. An area that is UNRESOLVED, INVALID or SKIPPED is never written.
+ *  2. Wanting the bytes the area already holds writes nothing.
+ *  3. Otherwise the text must still hold exactly what we last wrote there
+ *     (at first, the original bytes).  If anything else changed it, the
+ *     area becomes SKIPPED: reported now, never written again.
+ *  4. The new bytes go in with one mv_text_write() of the whole area, and
+ *     cur follows only once that succeeded.
+ * Areas always hold whole instructions, before and after, so a failed or
+ * skipped area leaves the code it is part of intact.
+ */
+int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
+		const char *what, const char *name)
+{
+	char hex[3 * MV_AREA_MAX];
+	int err;
+
+	if (a->state < MV_AREA_ORIG)
+		return 0;
+	if (!memcmp(a->cur, bytes, a->len)) {
+		a->state = state;
+		return 0;
+	}
+	if (memcmp(a->addr, a->cur, a->len)) {
+		a->state = MV_AREA_SKIPPED;
+		mv_report("%s %p of %s holds unexpected bytes %s; left alone",
+			  what, (void *)a->addr, name, mv_hex(hex, a->addr, a->len));
+		return 0;
+	}
+	err = mv_text_write(a->addr, bytes, a->len);
+	if (err)
+		return err;
+	memcpy(a->cur, bytes, a->len);
+	a->state = state;
+	return 0;
+}

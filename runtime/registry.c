@@ -1,0 +1,98 @@
+/*
+ * Module registration, and bringing the tables up to date with it.
+ *
+ * Registering only records a module's descriptor bounds: it runs in
+ * constructors, before main and before anything else of ours.  The next
+ * API call merges whatever was registered since the previous one
+ * (mv_sync), which is how shared objects loaded later join in.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+struct module {
+	struct module *next;
+	struct mv_module d;
+	int merged;
+};
+
+static struct module *modules, **modules_end = &modules;
+static int dirty;             /* some module is not merged yet */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+void mv_lock(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+void mv_unlock(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
+/* A module is known by its descriptor arrays: every unit of it passes the
+ * same bounds. */
+MV_API int __multiverse_register_module(uint32_t version,
+					const struct mv_desc_var *var_start,
+					const struct mv_desc_var *var_stop,
+					const struct mv_desc_fn *fn_start,
+					const struct mv_desc_fn *fn_stop,
+					const struct mv_desc_site *site_start,
+					const struct mv_desc_site *site_stop)
+{
+	struct module *m;
+	int err = 0;
+
+	if (version != MV_DESCRIPTOR_VERSION)
+		return mv_error(-ENOEXEC, "module with functions at %p has descriptor version %u, this runtime reads version %u",
+				(const void *)fn_start, version, MV_DESCRIPTOR_VERSION);
+	mv_lock();
+	for (m = modules; m; m = m->next)
+		if (m->d.var == var_start && m->d.fn == fn_start && m->d.site == site_start)
+			break;
+	if (!m) {
+		m = calloc(1, sizeof *m);
+		if (m) {
+			m->d = (struct mv_module){ var_start, var_stop, fn_start, fn_stop,
+						   site_start, site_stop };
+			*modules_end = m;
+			modules_end = &m->next;
+			dirty = 1;
+		} else {
+			err = mv_error(-ENOMEM, "out of memory registering a module");
+		}
+	}
+	mv_unlock();
+	return err;
+}
+
+/* Sites are relinked even after a failed merge: the tables moved. */
+int mv_sync(void)
+{
+	if (!dirty)
+		return 0;
+	for (struct module *m = modules; m; m = m->next) {
+		if (m->merged)
+			continue;
+		if (mv_merge(&m->d)) {
+			mv_link();
+			return mv_error(-ENOMEM, "out of memory building the tables");
+		}
+		m->merged = 1;
+	}
+	mv_link();
+	dirty = 0;
+	return 0;
+}
+
+MV_API int multiverse_init(void)
+{
+	int err;
+
+	mv_lock();
+	err = mv_sync();
+	mv_unlock();
+	return err;
+}

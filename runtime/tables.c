@@ -1,0 +1,245 @@
+/*
+ * The run-time tables: merging descriptors into them, finding records.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct mv_tables mv;
+
+static size_t seq;            /* numbers records in the order they came */
+
+/* Makes room for n more records in *table, which is never left NULL. */
+static int reserve(void *table, size_t used, size_t n, size_t size)
+{
+	void *p;
+
+	if (used + n >= SIZE_MAX / size)
+		return -ENOMEM;
+	p = realloc(*(void **)table, (used + n + 1) * size);
+	if (!p)
+		return -ENOMEM;
+	*(void **)table = p;
+	return 0;
+}
+
+static int cmp_addr(uintptr_t a, uintptr_t b, size_t sa, size_t sb)
+{
+	if (a != b)
+		return a < b ? -1 : 1;
+	return sa < sb ? -1 : sa > sb;
+}
+
+static int cmp_var(const void *a, const void *b)
+{
+	const struct mv_var *x = a, *y = b;
+
+	return cmp_addr((uintptr_t)x->addr, (uintptr_t)y->addr, x->seq, y->seq);
+}
+
+static int cmp_fn(const void *a, const void *b)
+{
+	const struct mv_fn *x = a, *y = b;
+
+	return cmp_addr((uintptr_t)x->generic, (uintptr_t)y->generic, x->seq, y->seq);
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct mv_site *x = a, *y = b;
+
+	if (x->callee != y->callee)
+		return (uintptr_t)x->callee < (uintptr_t)y->callee ? -1 : 1;
+	return cmp_addr((uintptr_t)x->area.addr, (uintptr_t)y->area.addr, x->seq, y->seq);
+}
+
+/*
+ * Merging appends a module's records, sorts by address, and keeps the
+ * first record of every address, so that the state of records merged
+ * before survives and repeating a merge is harmless.
+ */
+static int merge_vars(const struct mv_module *m)
+{
+	size_t k = 0;
+
+	if (reserve(&mv.vars, mv.n_vars, m->var_end - m->var, sizeof *mv.vars))
+		return -ENOMEM;
+	for (const struct mv_desc_var *d = m->var; d < m->var_end; d++) {
+		unsigned w = d->width;
+
+		if ((w != 1 && w != 2 && w != 4 && w != 8) ||
+		    (d->flags & MV_VAR_FNPTR && w != sizeof(void *))) {
+			mv_report("switch %s: width %u is not supported; ignored", d->name, w);
+			continue;
+		}
+		mv.vars[mv.n_vars++] = (struct mv_var){
+			.addr = d->addr, .name = d->name, .width = w, .flags = d->flags,
+			.bound = !(d->flags & MV_VAR_TRACKED), .seq = seq++,
+		};
+	}
+	qsort(mv.vars, mv.n_vars, sizeof *mv.vars, cmp_var);
+	for (size_t i = 0; i < mv.n_vars; i++) {
+		struct mv_var *v = &mv.vars[i];
+
+		if (k && mv.vars[k - 1].addr == v->addr) {
+			if (mv.vars[k - 1].width != v->width || mv.vars[k - 1].flags != v->flags)
+				mv_report("switch %s is declared differently in two units; the first declaration wins",
+					  v->name);
+			continue;
+		}
+		mv.vars[k++] = *v;
+	}
+	mv.n_vars = k;
+	return 0;
+}
+
+/* The entry must hold the compiler's NOP before we ever write it. */
+static void capture_entry(struct mv_fn *f)
+{
+	char hex[3 * MV_AREA_MAX];
+
+	if (mv_area_capture(&f->entry, f->desc->entry, MV_ARCH_ENTRY_LEN)) {
+		mv_report("function %s: entry %p is not readable; it will not be committed",
+			  f->desc->name, f->desc->entry);
+	} else if (memcmp(f->entry.orig, mv_arch_entry_nop, MV_ARCH_ENTRY_LEN)) {
+		f->entry.state = MV_AREA_INVALID;
+		mv_report("function %s: entry %p holds %s, not the patch area; it will not be committed",
+			  f->desc->name, f->desc->entry,
+			  mv_hex(hex, f->entry.orig, MV_ARCH_ENTRY_LEN));
+	}
+}
+
+static int merge_fns(const struct mv_module *m)
+{
+	size_t k = 0;
+
+	if (reserve(&mv.fns, mv.n_fns, m->fn_end - m->fn, sizeof *mv.fns))
+		return -ENOMEM;
+	for (const struct mv_desc_fn *d = m->fn; d < m->fn_end; d++)
+		mv.fns[mv.n_fns++] = (struct mv_fn){
+			.generic = d->generic, .desc = d, .active = d->generic, .seq = seq++,
+		};
+	qsort(mv.fns, mv.n_fns, sizeof *mv.fns, cmp_fn);
+	for (size_t i = 0; i < mv.n_fns; i++) {
+		struct mv_fn *f = &mv.fns[i];
+
+		if (k && mv.fns[k - 1].generic == f->generic) {
+			/* A record without variants only declares the function;
+			 * nothing was written through it, so its entry is
+			 * captured afresh from the defining record. */
+			if (!mv.fns[k - 1].desc->n_variants && f->desc->n_variants) {
+				mv.fns[k - 1].desc = f->desc;
+				mv.fns[k - 1].entry = (struct mv_area){ 0 };
+			}
+			continue;
+		}
+		mv.fns[k++] = *f;
+	}
+	mv.n_fns = k;
+	for (size_t i = 0; i < mv.n_fns; i++)
+		if (!mv.fns[i].entry.len)
+			capture_entry(&mv.fns[i]);
+	return 0;
+}
+
+static int merge_sites(const struct mv_module *m)
+{
+	size_t k = 0;
+
+	if (reserve(&mv.sites, mv.n_sites, m->site_end - m->site, sizeof *mv.sites))
+		return -ENOMEM;
+	for (const struct mv_desc_site *d = m->site; d < m->site_end; d++)
+		mv.sites[mv.n_sites++] = (struct mv_site){
+			.area = { .addr = d->site, .state = MV_AREA_UNRESOLVED },
+			.callee = d->callee, .seq = seq++,
+		};
+	qsort(mv.sites, mv.n_sites, sizeof *mv.sites, cmp_site);
+	for (size_t i = 0; i < mv.n_sites; i++) {
+		struct mv_site *s = &mv.sites[i];
+
+		if (k && mv.sites[k - 1].callee == s->callee && mv.sites[k - 1].area.addr == s->area.addr)
+			continue;
+		mv.sites[k++] = *s;
+	}
+	mv.n_sites = k;
+	return 0;
+}
+
+/*
+ * Hands each run of sites to its function or function-pointer switch and
+ * decodes the sites new to it.  A run whose callee is not registered waits
+ * for the module that defines it.
+ */
+void mv_link(void)
+{
+	for (size_t i = 0; i < mv.n_fns; i++)
+		mv.fns[i].n_sites = 0;
+	for (size_t i = 0; i < mv.n_vars; i++)
+		mv.vars[i].n_sites = 0;
+	for (size_t i = 0, j; i < mv.n_sites; i = j) {
+		void *callee = mv.sites[i].callee;
+		struct mv_fn *f = mv_find_fn(callee);
+		struct mv_var *v = f ? 0 : mv_find_var(callee);
+		size_t *site0, *n;
+		const char *name;
+
+		for (j = i; j < mv.n_sites && mv.sites[j].callee == callee; j++)
+			;
+		if (f) {
+			site0 = &f->site0, n = &f->n_sites, name = f->desc->name;
+		} else if (v && v->flags & MV_VAR_FNPTR) {
+			site0 = &v->site0, n = &v->n_sites, name = v->name;
+		} else {
+			continue;
+		}
+		*site0 = i;
+		*n = j - i;
+		for (size_t k = i; k < j; k++)
+			if (mv.sites[k].area.state == MV_AREA_UNRESOLVED)
+				mv_site_resolve(&mv.sites[k], !f, name);
+	}
+}
+
+/* Each kind in turn; a retry after failure merges again harmlessly. */
+int mv_merge(const struct mv_module *m)
+{
+	if (merge_vars(m) || merge_fns(m) || merge_sites(m))
+		return -ENOMEM;
+	return 0;
+}
+
+struct mv_var *mv_find_var(const void *addr)
+{
+	size_t lo = 0, hi = mv.n_vars;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (mv.vars[mid].addr == addr)
+			return &mv.vars[mid];
+		if ((uintptr_t)mv.vars[mid].addr < (uintptr_t)addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+struct mv_fn *mv_find_fn(const void *generic)
+{
+	size_t lo = 0, hi = mv.n_fns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (mv.fns[mid].generic == generic)
+			return &mv.fns[mid];
+		if ((uintptr_t)mv.fns[mid].generic < (uintptr_t)generic)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}

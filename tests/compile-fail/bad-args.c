@@ -1,0 +1,2 @@
+// expect-error: 'mode': unknown 'multiverse' arguments; allowed are 'multiverse("tracked")' and 'multiverse(("values", V1, V2, ...))' with integer constants
+__attribute__((multiverse("tracked", 3))) int mode;

@@ -1,0 +1,2 @@
+// expect-error: 'fixed' is 'const'; a multiverse switch must be writable
+__attribute__((multiverse)) const int fixed = 1;

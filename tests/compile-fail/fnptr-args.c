@@ -1,0 +1,2 @@
+// expect-error: 'hook': a function-pointer switch takes no 'multiverse' arguments
+__attribute__((multiverse("tracked"))) void (*hook)(void);

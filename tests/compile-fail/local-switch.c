@@ -1,0 +1,8 @@
+// expect-error: 'local' is a local variable; the 'multiverse' attribute is allowed only on functions
+// expect-error: 'counter' is a local variable
+int f(void)
+{
+	__attribute__((multiverse)) int local = 1;
+	static __attribute__((multiverse)) int counter;
+	return local + counter;
+}

@@ -1,0 +1,3 @@
+// expect-error: multiverse: '-flto' is not supported
+// mvflags: -flto
+__attribute__((multiverse)) int sw;

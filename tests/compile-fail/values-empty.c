@@ -1,0 +1,2 @@
+// expect-error: 'none': 'multiverse("values", ...)' needs at least one value
+__attribute__((multiverse("values"))) int none;

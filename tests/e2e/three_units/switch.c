@@ -1,0 +1,5 @@
+/* Unit 1: defines the switches. */
+#include "config.h"
+
+int config_fast;
+int (*config_hook)(int);

@@ -1,0 +1,231 @@
+/*
+ * The x86-64 encoder and decoder, byte for byte, on plain buffers.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "arch.h"
+
+#define CHECK(c) do { if (!(c)) { \
+	printf("encode: line %d: %s\n", __LINE__, #c); exit(1); } } while (0)
+
+/* Whether buf holds exactly the bytes spelled in hex, e.g. "e8 00 01". */
+static int same(const uint8_t *buf, size_t n, const char *hex)
+{
+	size_t i = 0;
+	char *end;
+
+	for (; *hex; i++, hex = end) {
+		unsigned long b = strtoul(hex, &end, 16);
+
+		if (end == hex || i >= n || buf[i] != b)
+			return 0;
+	}
+	return i == n;
+}
+
+#define BYTES(s) (const uint8_t *)(s), sizeof(s) - 1
+
+static struct mv_insn site(unsigned len, int is_jmp)
+{
+	return (struct mv_insn){ .len = len, .is_jmp = is_jmp };
+}
+
+static void test_decode(void)
+{
+	struct mv_insn i;
+
+	CHECK(!mv_arch_decode(BYTES("\xe8\x10\x00\x00\x00"), 0x1000, &i));
+	CHECK(i.len == 5 && !i.is_jmp && !i.indirect && i.ref == 0x1015);
+	CHECK(!mv_arch_decode(BYTES("\xe9\xfb\xff\xff\xff"), 0x1000, &i));
+	CHECK(i.len == 5 && i.is_jmp && !i.indirect && i.ref == 0x1000);
+	CHECK(!mv_arch_decode(BYTES("\xff\x15\x00\x01\x00\x00"), 0x1000, &i));
+	CHECK(i.len == 6 && !i.is_jmp && i.indirect && i.ref == 0x1106);
+	CHECK(!mv_arch_decode(BYTES("\xff\x25\xfa\xff\xff\xff"), 0x1000, &i));
+	CHECK(i.len == 6 && i.is_jmp && i.indirect && i.ref == 0x1000);
+	/* A 5-byte site is decoded from 6 bytes too. */
+	CHECK(!mv_arch_decode(BYTES("\xe8\x00\x00\x00\x00\x90"), 0x1000, &i) && i.len == 5);
+
+	CHECK(mv_arch_decode(BYTES("\x90\x90\x90\x90\x90\x90"), 0x1000, &i));
+	CHECK(mv_arch_decode(BYTES("\xff\x14\x25\x00\x00\x00"), 0x1000, &i));  /* call *abs32 */
+	CHECK(mv_arch_decode(BYTES("\x41\xff\xd3\x90\x90\x90"), 0x1000, &i));  /* call *%r11 */
+	CHECK(mv_arch_decode(BYTES("\x2e\xe8\x00\x00\x00\x00"), 0x1000, &i));  /* ours, not the compiler's */
+	CHECK(mv_arch_decode(BYTES("\x0f\x1f\x44\x00\x00"), 0x1000, &i));
+	CHECK(mv_arch_decode(BYTES("\xe8\x00\x00\x00"), 0x1000, &i));          /* too short */
+	CHECK(mv_arch_decode(BYTES("\xff\x15\x00\x00\x00"), 0x1000, &i));
+}
+
+static void test_branch(void)
+{
+	uint8_t b[8];
+	struct mv_insn call5 = site(5, 0), jmp5 = site(5, 1), call6 = site(6, 0), jmp6 = site(6, 1);
+	uintptr_t at = 0x40000000;
+
+	CHECK(!mv_arch_branch(b, &call5, 0x1000, 0x2000) && same(b, 5, "e8 fb 0f 00 00"));
+	CHECK(!mv_arch_branch(b, &jmp5, 0x2000, 0x1000) && same(b, 5, "e9 fb ef ff ff"));
+	CHECK(!mv_arch_branch(b, &call6, 0x1000, 0x2000) && same(b, 6, "2e e8 fa 0f 00 00"));
+	CHECK(!mv_arch_branch(b, &jmp6, 0x1000, 0x1006) && same(b, 6, "2e e9 00 00 00 00"));
+
+	/* rel32 reaches [next - 2^31, next + 2^31 - 1]. */
+	CHECK(!mv_arch_branch(b, &call5, at, at + 5 + 0x7fffffff) && same(b, 5, "e8 ff ff ff 7f"));
+	CHECK(!mv_arch_branch(b, &call5, at, at + 5 - 0x80000000u) && same(b, 5, "e8 00 00 00 80"));
+	memset(b, 0xcc, sizeof b);
+	CHECK(mv_arch_branch(b, &call5, at, at + 5 + 0x80000000u));
+	CHECK(mv_arch_branch(b, &jmp6, at, at + 6 - 0x80000001u));
+	CHECK(mv_arch_branch(b, &call6, 0x1000, 0x1000 + (1ull << 40)));
+	CHECK(same(b, 8, "cc cc cc cc cc cc cc cc"));      /* untouched on failure */
+}
+
+static struct mv_body classify(const char *code)
+{
+	struct mv_body body;
+
+	mv_arch_classify((const uint8_t *)code, &body);
+	return body;
+}
+
+#define IS(s, k, v) do { struct mv_body x_ = classify(s); \
+	CHECK(x_.kind == (k) && x_.value == (uint64_t)(v)); } while (0)
+#define NOT(s) IS(s, MV_BODY_OTHER, 0)
+
+static void test_classify(void)
+{
+	IS("\xc3", MV_BODY_EMPTY, 0);
+	IS("\xf3\xc3", MV_BODY_EMPTY, 0);
+	IS("\xf3\x0f\x1e\xfa\xc3", MV_BODY_EMPTY, 0);
+	IS("\x31\xc0\xc3", MV_BODY_RAX, 0);
+	IS("\x33\xc0\xc3", MV_BODY_RAX, 0);
+	IS("\x48\x31\xc0\xc3", MV_BODY_RAX, 0);
+	IS("\x48\x33\xc0\xf3\xc3", MV_BODY_RAX, 0);
+	IS("\xf3\x0f\x1e\xfa\x31\xc0\xc3", MV_BODY_RAX, 0);
+	IS("\xb8\x78\x56\x34\x12\xc3", MV_BODY_RAX, 0x12345678);
+	IS("\xb8\xff\xff\xff\xff\xc3", MV_BODY_RAX, 0xffffffffu);
+	IS("\x48\xc7\xc0\xfe\xff\xff\xff\xc3", MV_BODY_RAX, -2);
+	IS("\x48\xc7\xc0\x00\x00\x00\x80\xc3", MV_BODY_RAX, (int64_t)INT32_MIN);
+	IS("\x48\xb8\x88\x77\x66\x55\x44\x33\x22\x11\xc3", MV_BODY_RAX, 0x1122334455667788ull);
+	IS("\x48\x83\xc8\xff\xc3", MV_BODY_RAX, -1);
+	IS("\x83\xc8\xff\xc3", MV_BODY_RAX, 0xffffffffu);
+	IS("\x6a\x80\x58\xc3", MV_BODY_RAX, -128);
+	IS("\xf3\x0f\x1e\xfa\x6a\x05\x58\xf3\xc3", MV_BODY_RAX, 5);
+	IS("\xb0\x07\xc3", MV_BODY_AL, 7);
+	IS("\xb0\xff\xc3", MV_BODY_AL, 0xff);
+
+	NOT("\xb8\x01\x00\x00\x00\x90\xc3");   /* more than a load */
+	NOT("\x55\x48\x89\xe5\x5d\xc3");
+	NOT("\x6a\x05\x59\xc3");               /* pop %rcx */
+	NOT("\x31\xc9\xc3");                   /* xor %ecx,%ecx */
+	NOT("\xb0\x07\x90");
+	NOT("\xc2\x08\x00");                   /* ret $8 */
+	NOT("\xf3\x0f\x1e\xfb\xc3");           /* endbr32 */
+	NOT("\x90\xc3");
+	NOT("\x48\x83\xc8\xfe\xc3");           /* or $-2,%rax */
+	NOT("\xe9\x00\x00\x00\x00");
+}
+
+/* The classifier reads nothing past the ret it stops at. */
+static void test_classify_edge(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *m = mmap(0, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct mv_body body;
+
+	CHECK(m != MAP_FAILED && !mprotect(m + pg, pg, PROT_NONE));
+	m[pg - 1] = 0xc3;
+	mv_arch_classify(m + pg - 1, &body);
+	CHECK(body.kind == MV_BODY_EMPTY);
+	memcpy(m + pg - 6, "\xb8\x01\x00\x00\x00\xc3", 6);
+	mv_arch_classify(m + pg - 6, &body);
+	CHECK(body.kind == MV_BODY_RAX && body.value == 1);
+	memcpy(m + pg - 6, "\xf3\x0f\x1e\xfa\xf3\xc3", 6);
+	mv_arch_classify(m + pg - 6, &body);
+	CHECK(body.kind == MV_BODY_EMPTY);
+	munmap(m, 2 * pg);
+}
+
+static int inl(uint8_t *b, unsigned len, int is_jmp, enum mv_body_kind k, uint64_t v)
+{
+	struct mv_insn i = site(len, is_jmp);
+	struct mv_body body = { k, v };
+
+	memset(b, 0xcc, 8);
+	return mv_arch_inline(b, &i, &body);
+}
+
+#define INL(len, jmp, k, v, hex) CHECK(!inl(b, len, jmp, k, v) && same(b, len, hex))
+#define NOINL(len, jmp, k, v) CHECK(inl(b, len, jmp, k, v) && same(b, 8, "cc cc cc cc cc cc cc cc"))
+
+static void test_inline(void)
+{
+	uint8_t b[8];
+
+	INL(5, 0, MV_BODY_EMPTY, 0, "0f 1f 44 00 00");
+	INL(6, 0, MV_BODY_EMPTY, 0, "66 0f 1f 44 00 00");
+	INL(5, 1, MV_BODY_EMPTY, 0, "c3 0f 1f 40 00");
+	INL(6, 1, MV_BODY_EMPTY, 0, "c3 0f 1f 44 00 00");
+
+	INL(5, 0, MV_BODY_RAX, 0, "31 c0 0f 1f 00");
+	INL(5, 1, MV_BODY_RAX, 0, "31 c0 c3 66 90");
+	INL(6, 0, MV_BODY_RAX, 0, "31 c0 0f 1f 40 00");
+	INL(5, 0, MV_BODY_RAX, -1, "48 83 c8 ff 90");
+	INL(5, 1, MV_BODY_RAX, -1, "48 83 c8 ff c3");
+	INL(6, 0, MV_BODY_RAX, -1, "48 83 c8 ff 66 90");
+	INL(5, 0, MV_BODY_RAX, 7, "b8 07 00 00 00");
+	INL(6, 0, MV_BODY_RAX, 7, "b8 07 00 00 00 90");
+	INL(6, 1, MV_BODY_RAX, 7, "b8 07 00 00 00 c3");
+	INL(5, 1, MV_BODY_RAX, 7, "6a 07 58 c3 90");        /* mov does not fit */
+	INL(5, 0, MV_BODY_RAX, 0x89abcdef, "b8 ef cd ab 89");
+	INL(5, 0, MV_BODY_RAX, -10, "6a f6 58 66 90");
+	INL(5, 1, MV_BODY_RAX, -128, "6a 80 58 c3 90");
+	INL(5, 0, MV_BODY_RAX, 0xffffffff, "b8 ff ff ff ff");
+	INL(5, 1, MV_BODY_RAX, 0xffffffff, "83 c8 ff c3 90");
+	INL(5, 0, MV_BODY_AL, 7, "b0 07 0f 1f 00");
+	INL(5, 1, MV_BODY_AL, 0x80, "b0 80 c3 66 90");
+	INL(6, 1, MV_BODY_AL, 1, "b0 01 c3 0f 1f 00");
+
+	NOINL(5, 1, MV_BODY_RAX, 0x1000);                    /* needs 5 bytes before the ret */
+	NOINL(5, 0, MV_BODY_RAX, -129);                      /* needs mov $simm32,%rax */
+	NOINL(6, 0, MV_BODY_RAX, (uint64_t)INT32_MIN);
+	NOINL(6, 0, MV_BODY_RAX, 0x123456789ull);
+	NOINL(6, 0, MV_BODY_OTHER, 0);
+}
+
+/* Classify then inline: the site reproduces the body's rax. */
+static void test_roundtrip(void)
+{
+	uint8_t b[8];
+	struct mv_insn call6 = site(6, 0), jmp5 = site(5, 1);
+	struct mv_body body;
+
+	body = classify("\x48\xc7\xc0\x05\x00\x00\x00\xc3");
+	CHECK(!mv_arch_inline(b, &call6, &body) && same(b, 6, "b8 05 00 00 00 90"));
+	body = classify("\x83\xc8\xff\xc3");
+	CHECK(!mv_arch_inline(b, &call6, &body) && same(b, 6, "b8 ff ff ff ff 90"));
+	body = classify("\x48\xc7\xc0\xff\xff\xff\xff\xc3");
+	CHECK(!mv_arch_inline(b, &jmp5, &body) && same(b, 5, "48 83 c8 ff c3"));
+}
+
+static void test_entry(void)
+{
+	uint8_t b[8];
+
+	CHECK(same(mv_arch_entry_nop, MV_ARCH_ENTRY_LEN, "0f 1f 44 00 00"));
+	CHECK(!mv_arch_entry_jump(b, 0x1000, 0x1100) && same(b, 5, "e9 fb 00 00 00"));
+	CHECK(!mv_arch_entry_jump(b, 0x1000, 0x1000) && same(b, 5, "e9 fb ff ff ff"));
+	CHECK(mv_arch_entry_jump(b, 0x1000, 0x1005 + 0x80000000ull));
+}
+
+int main(void)
+{
+	test_decode();
+	test_branch();
+	test_classify();
+	test_classify_edge();
+	test_inline();
+	test_roundtrip();
+	test_entry();
+	return 0;
+}

@@ -1,0 +1,135 @@
+/*
+ * Guard evaluation and variant selection, without patching anything.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define CHECK(c) do { if (!(c)) { \
+	printf("select: line %d: %s\n", __LINE__, #c); exit(1); } } while (0)
+
+static int32_t a;
+static uint8_t b;
+static int64_t t;
+static uint64_t u;
+static int unknown;
+
+static struct mv_var vars[] = {
+	{ .addr = &a, .name = "a", .width = 4, .flags = MV_VAR_SIGNED, .bound = 1 },
+	{ .addr = &b, .name = "b", .width = 1, .flags = 0, .bound = 1 },
+	{ .addr = &t, .name = "t", .width = 8, .flags = MV_VAR_SIGNED | MV_VAR_TRACKED },
+	{ .addr = &u, .name = "u", .width = 8, .flags = 0, .bound = 1 },
+};
+
+static const struct mv_var *find(const void *addr)
+{
+	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+		if (vars[i].addr == addr)
+			return &vars[i];
+	return 0;
+}
+
+static void test_read(void)
+{
+	int8_t s8 = -1;
+	int16_t s16 = -2;
+	int32_t s32 = -3;
+	int64_t s64 = -4, big = 0x123456789ll;
+
+	CHECK(mv_switch_read(&s8, 1, 1) == -1);
+	CHECK(mv_switch_read(&s8, 1, 0) == 255);
+	CHECK(mv_switch_read(&s16, 2, 1) == -2);
+	CHECK(mv_switch_read(&s16, 2, 0) == 65534);
+	CHECK(mv_switch_read(&s32, 4, 1) == -3);
+	CHECK(mv_switch_read(&s32, 4, 0) == 4294967293ll);
+	CHECK(mv_switch_read(&s64, 8, 1) == -4);
+	CHECK((uint64_t)mv_switch_read(&s64, 8, 0) == (uint64_t)-4);
+	CHECK(mv_switch_read(&big, 8, 0) == 0x123456789ll);
+}
+
+static void test_guard(void)
+{
+	const struct mv_var *va = find(&a), *vt = find(&t), *vu = find(&u);
+	struct mv_desc_guard neg = { &a, -10, -1 }, pos = { &a, 0, 10 };
+	struct mv_desc_guard high = { &u, (int64_t)0xfffffffffffffff0ull, -1 };
+	struct mv_desc_guard wide = { &u, 1ll << 32, 1ll << 40 };
+	struct mv_desc_guard tg = { &t, -5, 5 };
+
+	a = -5;
+	CHECK(mv_guard_holds(&neg, va));
+	CHECK(!mv_guard_holds(&pos, va));
+	a = 10;
+	CHECK(mv_guard_holds(&pos, va));
+	a = 11;
+	CHECK(!mv_guard_holds(&pos, va));
+
+	/* Unsigned: the bounds are compared as uint64_t. */
+	u = UINT64_MAX;
+	CHECK(mv_guard_holds(&high, vu));
+	CHECK(!mv_guard_holds(&wide, vu));
+	u = 1ull << 33;
+	CHECK(!mv_guard_holds(&high, vu));
+	CHECK(mv_guard_holds(&wide, vu));
+	u = 1ull << 41;
+	CHECK(!mv_guard_holds(&wide, vu));
+
+	/* Unbound or unknown switches satisfy no guard. */
+	t = 0;
+	CHECK(!mv_guard_holds(&tg, vt));
+	vars[2].bound = 1;
+	CHECK(mv_guard_holds(&tg, vt));
+	vars[2].bound = 0;
+	CHECK(!mv_guard_holds(&tg, 0));
+}
+
+static void test_select(void)
+{
+	static const struct mv_desc_guard a0[] = { { &a, 0, 0 } };
+	static const struct mv_desc_guard a1[] = { { &a, 1, 1 } };
+	static const struct mv_desc_guard a1b1[] = { { &a, 1, 1 }, { &b, 1, 1 } };
+	static const struct mv_desc_guard a1b1t[] = { { &t, 1, 1 }, { &a, 1, 1 }, { &b, 1, 1 } };
+	static const struct mv_desc_guard unk[] = { { &unknown, 0, 0 } };
+	static const struct mv_desc_variant v[] = {
+		{ (void *)0x10, a0, 1, 0 },
+		{ (void *)0x11, a1, 1, 0 },
+		{ (void *)0x12, a1b1, 2, 0 },
+		{ (void *)0x13, a1b1, 2, 0 },
+		{ (void *)0x14, a1b1t, 3, 0 },
+		{ (void *)0x15, unk, 1, 0 },
+	};
+	struct mv_desc_fn fn = { 0, "f", 0, v, 6, 0 };
+
+	a = 0, b = 0;
+	CHECK(mv_select(v, 6, find) == &v[0]);
+	a = 1;
+	CHECK(mv_select(v, 6, find) == &v[1]);
+	b = 1;
+	CHECK(mv_select(v, 6, find) == &v[2]);     /* more guards win, first of equals */
+	t = 1;
+	CHECK(mv_select(v, 6, find) == &v[2]);     /* t is tracked and unbound */
+	vars[2].bound = 1;
+	CHECK(mv_select(v, 6, find) == &v[4]);
+	t = 2;
+	CHECK(mv_select(v, 6, find) == &v[2]);
+	vars[2].bound = 0;
+	a = 7;
+	CHECK(mv_select(v, 6, find) == 0);         /* none: the generic runs */
+	a = -1;
+	CHECK(mv_select(v, 6, find) == 0);
+	unknown = 0;
+	CHECK(mv_select(v + 5, 1, find) == 0);     /* unregistered switch */
+	CHECK(mv_select(v, 0, find) == 0);
+
+	CHECK(mv_reads(&fn, &a) && mv_reads(&fn, &b) && mv_reads(&fn, &t));
+	CHECK(mv_reads(&fn, &unknown) && !mv_reads(&fn, &u));
+}
+
+int main(void)
+{
+	test_read();
+	test_guard();
+	test_select();
+	return 0;
+}
