@@ -13,6 +13,7 @@ enum {
 	MODRM_CALL_RIP = 0x15,
 	MODRM_JMP_RIP = 0x25,
 	PFX_CS = 0x2e,
+	PFX_ADDR32 = 0x67,
 	PFX_REP = 0xf3,
 	OP_RET = 0xc3,
 };
@@ -133,6 +134,15 @@ int mv_arch_decode(const uint8_t *code, size_t avail, uintptr_t addr,
 		insn->is_jmp = code[0] == OP_JMP;
 		insn->indirect = 0;
 		insn->ref = addr + 5 + (intptr_t)get32(code + 1);
+		return 0;
+	}
+	/* The linker relaxes a -fno-plt call through the GOT to a function it
+	 * finds local into an addr32-prefixed direct call of the same length. */
+	if (avail >= 6 && code[0] == PFX_ADDR32 && code[1] == OP_CALL) {
+		insn->len = 6;
+		insn->is_jmp = 0;
+		insn->indirect = 0;
+		insn->ref = addr + 6 + (intptr_t)get32(code + 2);
 		return 0;
 	}
 	if (avail >= 6 && code[0] == OP_GRP5 &&

@@ -47,6 +47,9 @@ static void test_decode(void)
 	CHECK(i.len == 6 && !i.is_jmp && i.indirect && i.ref == 0x1106);
 	CHECK(!mv_arch_decode(BYTES("\xff\x25\xfa\xff\xff\xff"), 0x1000, &i));
 	CHECK(i.len == 6 && i.is_jmp && i.indirect && i.ref == 0x1000);
+	/* -fno-plt call relaxed by the linker: addr32 call rel32, direct. */
+	CHECK(!mv_arch_decode(BYTES("\x67\xe8\x0a\x00\x00\x00"), 0x1000, &i));
+	CHECK(i.len == 6 && !i.is_jmp && !i.indirect && i.ref == 0x1010);
 	/* A 5-byte site is decoded from 6 bytes too. */
 	CHECK(!mv_arch_decode(BYTES("\xe8\x00\x00\x00\x00\x90"), 0x1000, &i) && i.len == 5);
 

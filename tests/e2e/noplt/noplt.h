@@ -1,0 +1,5 @@
+#ifndef NOPLT_H
+#define NOPLT_H
+__attribute__((multiverse)) extern int scale;
+__attribute__((multiverse)) int scaled(int x);
+#endif
