@@ -162,13 +162,11 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 			return NULL_TREE;
 		}
 		/* Callers must rely on nothing but the ABI: commit redirects
-		 * the generic, so no IPA facts about it may leak into them. */
+		 * the generic, so no IPA facts about it may leak into them.
+		 * noinline follows with the definition (mv_check_definition). */
 		DECL_UNINLINABLE(decl) = 1;
 		if (!lookup_attribute("noipa", DECL_ATTRIBUTES(decl)))
 			DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("noipa"),
-				NULL_TREE, DECL_ATTRIBUTES(decl));
-		if (!lookup_attribute("noinline", DECL_ATTRIBUTES(decl)))
-			DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("noinline"),
 				NULL_TREE, DECL_ATTRIBUTES(decl));
 		break;
 	case VAR_DECL: {
@@ -225,6 +223,28 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 	mv_unit_uses_multiverse = true;
 	*no_add_attrs = false;
 	return NULL_TREE;
+}
+
+/* Runs when a function definition is parsed, with the attributes of all
+ * its declarations merged, so the order of declarations does not matter. */
+void mv_check_definition(void *gcc_data, void *)
+{
+	tree decl = (tree)gcc_data;
+	if (!mv_is_function(decl))
+		return;
+	/* The noinline attribute (not just DECL_UNINLINABLE, which GCC 12's
+	 * IPA mod/ref analysis does not expect alone on these functions) is
+	 * added only now, after the front end's check that would warn about
+	 * every `inline` variation point. */
+	DECL_UNINLINABLE(decl) = 1;
+	if (!lookup_attribute("noinline", DECL_ATTRIBUTES(decl)))
+		DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("noinline"),
+						  NULL_TREE, DECL_ATTRIBUTES(decl));
+	if (lookup_attribute("always_inline", DECL_ATTRIBUTES(decl)))
+		error_at(DECL_SOURCE_LOCATION(decl),
+			 "%qD is %<always_inline%>; a multiversed function is "
+			 "never inlined, so that commit can redirect every call "
+			 "to it", decl);
 }
 
 static struct attribute_spec multiverse_attr = {

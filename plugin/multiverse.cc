@@ -127,6 +127,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *ver)
 	register_callback(info->base_name, PLUGIN_ATTRIBUTES,
 			  mv_register_attribute, NULL);
 	register_callback(info->base_name, PLUGIN_START_UNIT, check_unit, NULL);
+	register_callback(info->base_name, PLUGIN_FINISH_PARSE_FUNCTION,
+			  mv_check_definition, NULL);
 
 	register_pass(info, mv_make_specialize_pass(g), "build_ssa_passes",
 		      PASS_POS_INSERT_AFTER);

@@ -42,6 +42,7 @@ struct mv_site {
 
 /* attribute.cc */
 void mv_register_attribute(void *, void *);
+void mv_check_definition(void *fndecl, void *);
 bool mv_has_attribute(const_tree decl);
 bool mv_is_function(const_tree decl);
 bool mv_is_int_switch(const_tree decl);

@@ -164,8 +164,9 @@ void specialize(cgraph_node *node)
 	}
 	if (!tree_versionable_function_p(decl)) {
 		warning_at(DECL_SOURCE_LOCATION(decl), 0,
-			   "%qD cannot be cloned by GCC (for example, it has "
-			   "non-local labels); only the generic is used", decl);
+			   "%qD cannot be cloned by GCC (it has non-local or "
+			   "computed-goto labels, or the %<noclone%> attribute); "
+			   "only the generic is used", decl);
 		return;
 	}
 
