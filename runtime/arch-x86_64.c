@@ -35,11 +35,9 @@ static const uint8_t nops[MV_ARCH_SITE_MAX + 1][MV_ARCH_SITE_MAX] = {
 };
 
 /*
- * Loads of a constant into rax (or al), as variant bodies contain them.
- * The decoder accepts each of them; the encoder takes the first one that
- * reproduces the value and fits, so the order is its preference: short
- * register-only forms first, push/pop (which writes below rsp) only where
- * a mov does not fit, e.g. before the ret of a 5-byte tail jmp site.
+ * Loads of a constant into rax (or al), as variant bodies contain them,
+ * each followed by a return.  Only for classifying bodies: what goes into
+ * a site is chosen by inline_const().
  */
 static const struct form {
 	uint8_t op[4], n_op;  /* bytes before the immediate */
@@ -207,48 +205,54 @@ void mv_arch_classify(const uint8_t *code, struct mv_body *body)
 	}
 }
 
-/* Writes the preferred form loading body's value in at most room bytes;
- * returns its length, 0 if none fits. */
-static size_t encode_const(uint8_t *buf, size_t room, const struct mv_body *body)
+/*
+ * An inlined body must be ONE instruction that fills the site, so that no
+ * thread can ever be stopped inside the site between two of its
+ * instructions: when the site is rewritten later, such a thread would
+ * resume in the middle of the new instruction.  Padding is done with CS
+ * segment prefixes (ignored in 64-bit mode), at most one, since repeating
+ * a prefix of the same group is not architecturally defined.
+ *
+ * The value only needs to match the body's in the bits the caller may
+ * use: a body that sets only al leaves the rest of rax undefined to the
+ * caller, so zeroing it is as good.
+ */
+static int inline_const(uint8_t *buf, size_t len, const struct mv_body *body)
 {
-	for (const struct form *f = forms; f < forms + sizeof forms / sizeof *forms; f++) {
-		size_t n = f->n_op + f->imm + !!f->tail;
-		uint64_t v = body->value;
+	uint64_t v = body->kind == MV_BODY_AL ? (uint8_t)body->value : body->value;
+	size_t n = v <= 0xffffffffu ? 5 : v == UINT64_MAX ? 4 : 0;
 
-		if (f->kind != body->kind || n > room)
-			continue;
-		if (f->imm ? extend(v, f->imm, f->sext) != v : v != f->value)
-			continue;
-		memcpy(buf, f->op, f->n_op);
-		for (unsigned i = 0; i < f->imm; i++)
-			buf[f->n_op + i] = (uint8_t)(v >> 8 * i);
-		if (f->tail)
-			buf[n - 1] = f->tail;
-		return n;
+	if (!n || len < n || len - n > 1)
+		return -1;
+	if (len > n)
+		*buf++ = PFX_CS;
+	if (n == 5) {
+		buf[0] = 0xb8;                          /* mov $imm32,%eax */
+		put32(buf + 1, (int32_t)(uint32_t)v);
+	} else {
+		memcpy(buf, "\x48\x83\xc8\xff", 4);    /* or $-1,%rax */
 	}
 	return 0;
 }
 
-/* A tail jmp site ends with our own ret: the inlined body returns to the
- * caller's caller as the jumped-to body would have. */
+/* At a tail jmp site only an empty body can be inlined: a lone ret, which
+ * returns to the caller's caller as the jumped-to body would have.  A
+ * constant would need a second instruction before the ret. */
 int mv_arch_inline(uint8_t *buf, const struct mv_insn *insn,
 		   const struct mv_body *body)
 {
-	size_t n = 0, room = insn->len - insn->is_jmp;
-
-	if (insn->len > MV_ARCH_SITE_MAX || insn->len <= insn->is_jmp)
+	if (insn->len > MV_ARCH_SITE_MAX || insn->len < 5)
 		return -1;
-	if (body->kind == MV_BODY_RAX || body->kind == MV_BODY_AL) {
-		n = encode_const(buf, room, body);
-		if (!n)
-			return -1;
-	} else if (body->kind != MV_BODY_EMPTY) {
-		return -1;
+	if (body->kind == MV_BODY_EMPTY) {
+		size_t n = 0;
+		if (insn->is_jmp)
+			buf[n++] = OP_RET;
+		fill_nop(buf + n, insn->len - n);
+		return 0;
 	}
-	if (insn->is_jmp)
-		buf[n++] = OP_RET;
-	fill_nop(buf + n, insn->len - n);
-	return 0;
+	if (insn->is_jmp || (body->kind != MV_BODY_RAX && body->kind != MV_BODY_AL))
+		return -1;
+	return inline_const(buf, insn->len, body);
 }
 
 int mv_arch_entry_jump(uint8_t *buf, uintptr_t entry, uintptr_t target)
@@ -259,5 +263,66 @@ int mv_arch_entry_jump(uint8_t *buf, uintptr_t entry, uintptr_t target)
 		return -1;
 	buf[0] = OP_JMP;
 	put32(buf + 1, rel);
+	return 0;
+}
+
+/*
+ * Only what patch areas hold: direct and memory-indirect calls and jumps
+ * (with our CS or the linker's addr32 prefix), the entry NOP and the
+ * site NOPs, the inlined constants, and an inlined empty body's ret.
+ */
+int mv_arch_emulate(const uint8_t *insn, size_t len, uintptr_t addr,
+		    struct mv_cpu *cpu)
+{
+	const uint8_t *p = insn, *end = insn + len;
+	uintptr_t next = addr + len, target;
+	int call;
+
+	if (len <= MV_ARCH_SITE_MAX && match(insn, nops[len], len)) {
+		cpu->ip = next;
+		return 0;
+	}
+	while (p < end && (*p == PFX_CS || *p == PFX_ADDR32))
+		p++;
+	if (p == end)
+		return -1;
+	switch (*p) {
+	case OP_CALL:
+	case OP_JMP:
+		if (end - p != 5)
+			return -1;
+		call = *p == OP_CALL;
+		target = next + (intptr_t)get32(p + 1);
+		break;
+	case OP_GRP5:
+		if (end - p != 6 || (p[1] != MODRM_CALL_RIP && p[1] != MODRM_JMP_RIP))
+			return -1;
+		call = p[1] == MODRM_CALL_RIP;
+		memcpy(&target, (const void *)(next + (intptr_t)get32(p + 2)), sizeof target);
+		break;
+	case 0xb8:                                      /* mov $imm32,%eax */
+		if (end - p != 5)
+			return -1;
+		cpu->ax = (uint32_t)get32(p + 1);
+		cpu->ip = next;
+		return 0;
+	case 0x48:                                      /* or $-1,%rax */
+		if (end - p != 4 || !match(p, (const uint8_t *)"\x48\x83\xc8\xff", 4))
+			return -1;
+		cpu->ax = UINT64_MAX;
+		cpu->ip = next;
+		return 0;
+	case OP_RET:                                    /* the rest is padding */
+		memcpy(&cpu->ip, (const void *)(uintptr_t)cpu->sp, sizeof cpu->ip);
+		cpu->sp += 8;
+		return 0;
+	default:
+		return -1;
+	}
+	if (call) {
+		cpu->sp -= 8;
+		memcpy((void *)(uintptr_t)cpu->sp, &next, sizeof next);
+	}
+	cpu->ip = target;
 	return 0;
 }

@@ -52,6 +52,24 @@ void mv_arch_classify(const uint8_t *code, struct mv_body *body);
 int mv_arch_inline(uint8_t *buf, const struct mv_insn *insn,
 		   const struct mv_body *body);
 
+/* One byte that traps when executed (int3), written over the first byte
+ * of an area while the rest of it changes. */
+#define MV_ARCH_BREAKPOINT 0xcc
+
+/* The registers the emulation of a patch area may change. */
+struct mv_cpu {
+	uint64_t ip;
+	uint64_t sp;
+	uint64_t ax;
+};
+
+/* Executes, for a thread stopped at addr, the single instruction insn of
+ * len bytes that the area at addr holds: updates cpu and, for a call,
+ * pushes the return address on the thread's stack.  Returns 0, or -1 for
+ * an instruction the runtime never writes. */
+int mv_arch_emulate(const uint8_t *insn, size_t len, uintptr_t addr,
+		    struct mv_cpu *cpu);
+
 /* The entry patch area as the compiler leaves it: one 5-byte NOP. */
 extern const uint8_t mv_arch_entry_nop[MV_ARCH_ENTRY_LEN];
 

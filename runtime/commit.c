@@ -3,6 +3,7 @@
  * the switches' current values, and releasing them again.
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "internal.h"
 #include "multiverse.h"
@@ -119,18 +120,58 @@ static int op_one(const char *api, void *addr, int bind)
 			api, addr);
 }
 
-/* Every patching call is one batch of text writes under the lock. */
+/* The bodies functions and pointer switches reach, to restore when a
+ * batch could not be written. */
+struct actives {
+	void **fn, **var;
+};
+
+static int save_actives(struct actives *s)
+{
+	s->fn = malloc((mv.n_fns + 1) * sizeof *s->fn);
+	s->var = malloc((mv.n_vars + 1) * sizeof *s->var);
+	if (!s->fn || !s->var) {
+		free(s->fn);
+		free(s->var);
+		return mv_error(-ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < mv.n_fns; i++)
+		s->fn[i] = mv.fns[i].active;
+	for (size_t i = 0; i < mv.n_vars; i++)
+		s->var[i] = mv.vars[i].active;
+	return 0;
+}
+
+static void restore_actives(const struct actives *s)
+{
+	for (size_t i = 0; i < mv.n_fns; i++)
+		mv.fns[i].active = s->fn[i];
+	for (size_t i = 0; i < mv.n_vars; i++)
+		mv.vars[i].active = s->var[i];
+}
+
+/* Every patching call is one batch of text writes (poke.c) under the
+ * lock: all or nothing. */
 static int run(const char *api, int (*op)(const char *, void *, int),
 	       void *addr, int bind)
 {
-	int r;
+	struct actives saved;
+	int r, err;
 
 	mv_lock();
 	r = mv_sync();
+	if (r >= 0)
+		r = save_actives(&saved);
 	if (r >= 0) {
-		mv_text_begin();
 		r = op(api, addr, bind);
-		mv_text_end();
+		err = mv_poke_flush();
+		if (err || r < 0) {
+			restore_actives(&saved);
+			if (err)
+				r = err;
+		}
+		free(saved.fn);
+		free(saved.var);
 	}
 	mv_unlock();
 	return r;

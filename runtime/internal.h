@@ -106,6 +106,12 @@ int mv_area_capture(struct mv_area *a, void *addr, size_t len);
 int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
 		const char *what, const char *name);
 
+/* poke.c: the protocol that writes areas while other threads run */
+int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state);
+int mv_poke_flush(void);
+int mv_poke_known(const uintptr_t *sorted, size_t n);
+int mv_poke_trap(struct mv_cpu *cpu);
+
 /* site.c */
 void mv_site_resolve(struct mv_site *s, int via_switch, const char *name);
 int mv_site_point(struct mv_site *s, const void *body,

@@ -36,22 +36,20 @@ int mv_area_capture(struct mv_area *a, void *addr, size_t len)
 }
 
 /*
- * The patching protocol, the same for call sites and entries:
+ * The checks before any write, the same for call sites and entries:
  *  1. An area that is UNRESOLVED, INVALID or SKIPPED is never written.
  *  2. Wanting the bytes the area already holds writes nothing.
  *  3. Otherwise the text must still hold exactly what we last wrote there
  *     (at first, the original bytes).  If anything else changed it, the
  *     area becomes SKIPPED: reported now, never written again.
- *  4. The new bytes go in with one mv_text_write() of the whole area, and
- *     cur follows only once that succeeded.
- * Areas always hold whole instructions, before and after, so a failed or
- * skipped area leaves the code it is part of intact.
+ *  4. The new bytes are queued; the API call writes its whole queue with
+ *     the protocol of poke.c, and cur and state follow only once that
+ *     succeeded.  Each area is queued at most once per API call.
  */
 int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
 		const char *what, const char *name)
 {
 	char hex[3 * MV_AREA_MAX];
-	int err;
 
 	if (a->state < MV_AREA_ORIG)
 		return 0;
@@ -65,10 +63,5 @@ int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
 			  what, (void *)a->addr, name, mv_hex(hex, a->addr, a->len));
 		return 0;
 	}
-	err = mv_text_write(a->addr, bytes, a->len);
-	if (err)
-		return err;
-	memcpy(a->cur, bytes, a->len);
-	a->state = state;
-	return 0;
+	return mv_poke_queue(a, bytes, state);
 }

@@ -1,25 +1,32 @@
 /*
- * Linux user space: writing our own text, reading memory that may be gone.
+ * Linux user space: writing our own text, synchronizing the other threads,
+ * catching the breakpoint traps, reading memory that may be gone.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/membarrier.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "platform.h"
 
 /*
- * The primary way to write text is pwrite() to /proc/self/mem: the kernel
- * updates our private copy of the page without the mapping ever becoming
- * writable, so no page is writable and executable at any time.  The file
- * is opened once per process; after fork() it is reopened, because the
- * inherited descriptor still refers to the parent's memory.  A failed open
- * is remembered (as -errno) and not retried in the same process.
+ * Text is written with pwrite() to /proc/self/mem: the kernel updates our
+ * private copy of the page while the mapping stays read-only and
+ * executable, so no page is ever writable and executable, and seccomp or
+ * SELinux rules against such mappings do not get in the way.  There is
+ * deliberately no mprotect() fallback: it would need exactly such a
+ * mapping.  The file is opened once per process; after fork() it is
+ * reopened, because the inherited descriptor refers to the parent.
  */
 static int mem_fd = -1;
 static pid_t mem_pid;
@@ -39,59 +46,144 @@ static int mem_open(void)
 	return mem_fd;
 }
 
-static int write_proc_mem(void *dst, const void *src, size_t len)
+int mv_text_write(void *dst, const void *src, size_t len)
 {
 	int fd = mem_open();
 	ssize_t n;
 
 	if (fd < 0)
-		return fd;
+		return mv_error(fd, "cannot write code: /proc/self/mem: %s; "
+				"multiverse never makes code writable", strerror(-fd));
 	n = pwrite(fd, src, len, (off_t)(uintptr_t)dst);
 	if (n == (ssize_t)len)
 		return 0;
-	return n < 0 ? -errno : -EIO;
+	return mv_error(n < 0 ? -errno : -EIO, "cannot write code at %p: "
+			"/proc/self/mem: %s", dst, n < 0 ? strerror(errno) : "short write");
+}
+
+/* /proc/self/status has the thread count; if it cannot be read, assume
+ * company and take the safe path. */
+int mv_other_threads(void)
+{
+	char buf[4096];
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	const char *t;
+
+	if (fd < 0)
+		return 1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = 0;
+	t = strstr(buf, "\nThreads:");
+	return !t || strtol(t + 9, NULL, 10) != 1;
 }
 
 /*
- * The fallback makes the pages writable for the moment of the copy.  They
- * are writable and executable meanwhile, and they are returned to r-x, the
- * protection text has.  It weakens W^X for an instant and is not thread
- * safe: another thread changing the protection of these pages races with
- * us.  Failing to restore r-x is reported, yet the bytes are written.
+ * membarrier(PRIVATE_EXPEDITED_SYNC_CORE) interrupts every CPU running one
+ * of our threads and has it execute a core-serializing instruction before
+ * it returns to user space; threads not running serialize when they are
+ * next scheduled.  Where only PRIVATE_EXPEDITED exists, the same holds on
+ * x86, whose return from the interrupt (iret) serializes.  Without either,
+ * there is no way to be sure another thread does not run stale bytes, and
+ * patching with other threads present is refused.
  */
-static int write_mprotect(void *dst, const void *src, size_t len)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = (uintptr_t)dst & -page;
-	uintptr_t hi = ((uintptr_t)dst + len + page - 1) & -page;
+static int sync_cmd;          /* 0: not set up yet; <0: -errno */
 
-	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC))
-		return -errno;
-	memcpy(dst, src, len);
-	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC))
-		mv_report("text at %p left writable: mprotect: %s", dst, strerror(errno));
+static long membarrier(int cmd)
+{
+	return syscall(SYS_membarrier, cmd, 0, 0);
+}
+
+int mv_cpu_sync_ready(void)
+{
+	long have;
+
+	if (sync_cmd > 0)
+		return 0;
+	if (sync_cmd < 0)
+		return mv_error(sync_cmd, "no safe way to patch code while other "
+				"threads run: membarrier() is not available");
+	have = membarrier(MEMBARRIER_CMD_QUERY);
+	if (have > 0 && (have & MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) &&
+	    !membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE))
+		sync_cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE;
+	else if (have > 0 && (have & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+		 !membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
+		sync_cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED;
+	else
+		sync_cmd = have < 0 ? -errno : -ENOSYS;
+	return mv_cpu_sync_ready();
+}
+
+int mv_cpu_sync(void)
+{
+	if (membarrier(sync_cmd))
+		return mv_error(-errno, "membarrier: %s", strerror(errno));
 	return 0;
 }
 
-/* Patching runs with the runtime lock held and the process otherwise
- * untouched, so a batch needs no more than the /proc/self/mem handle. */
-void mv_text_begin(void)
+/*
+ * The breakpoint handler.  It owns SIGTRAP from the first patch made with
+ * other threads present, for good: a thread may take its trap long after
+ * the patch (poke.c), so the handler cannot be removed afterwards.
+ * A trap that is not ours goes to the handler we replaced: SA_SIGINFO or
+ * plain, ignored, or the default action, which we reproduce by re-raising.
+ * An application that installs its own SIGTRAP handler later gets it back
+ * in the chain at the next patch.
+ */
+static struct sigaction chained;
+
+static void chain(int sig, siginfo_t *si, void *ctx)
 {
-	mem_open();
+	struct sigaction c = chained;
+
+	if (c.sa_flags & SA_SIGINFO) {
+		c.sa_sigaction(sig, si, ctx);
+	} else if (c.sa_handler == SIG_DFL) {
+		signal(sig, SIG_DFL);
+		raise(sig);     /* delivered, fatally, when we return */
+	} else if (c.sa_handler != SIG_IGN) {
+		c.sa_handler(sig);
+	}
 }
 
-void mv_text_end(void)
+static void on_sigtrap(int sig, siginfo_t *si, void *ctx)
 {
+	ucontext_t *uc = ctx;
+	greg_t *r = uc->uc_mcontext.gregs;
+
+	/* int3 reports SI_KERNEL; kill(), raise() and single steps do not. */
+	if (si->si_code == SI_KERNEL) {
+		struct mv_cpu cpu = { r[REG_RIP], r[REG_RSP], r[REG_RAX] };
+
+		if (mv_poke_trap(&cpu)) {
+			r[REG_RIP] = cpu.ip;
+			r[REG_RSP] = cpu.sp;
+			r[REG_RAX] = cpu.ax;
+			return;
+		}
+	}
+	chain(sig, si, ctx);
 }
 
-int mv_text_write(void *dst, const void *src, size_t len)
+int mv_trap_install(void)
 {
-	int err = write_proc_mem(dst, src, len), err2;
+	struct sigaction cur, sa;
 
-	if (err && (err2 = write_mprotect(dst, src, len)))
-		return mv_error(err2, "cannot write code at %p: /proc/self/mem: %s; mprotect: %s",
-				dst, strerror(-err), strerror(-err2));
-	__builtin___clear_cache((char *)dst, (char *)dst + len);
+	if (sigaction(SIGTRAP, NULL, &cur))
+		return mv_error(-errno, "sigaction: %s", strerror(errno));
+	if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_sigtrap)
+		return 0;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sigtrap;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	chained = cur;
+	if (sigaction(SIGTRAP, &sa, NULL))
+		return mv_error(-errno, "sigaction: %s", strerror(errno));
 	return 0;
 }
 

@@ -1,20 +1,34 @@
 /*
- * The operating-system interface: the only code that writes text.
+ * The operating-system interface: writing text, synchronizing the other
+ * threads' instruction fetch, and catching the breakpoint traps of the
+ * patching protocol (runtime/poke.c).
  */
 #ifndef MV_PLATFORM_H
 #define MV_PLATFORM_H
 
 #include <stddef.h>
 
-/* Bracket every batch of text writes done by one API call.  Nothing else
- * may write text between them; a protocol that has to stop or fence other
- * threads belongs here. */
-void mv_text_begin(void);
-void mv_text_end(void);
-
-/* Overwrites len bytes of code at dst with src and makes the processor see
- * them.  Returns 0, or a negative errno value (already reported). */
+/* Overwrites len bytes of code at dst with src, without ever making any
+ * memory writable and executable.  Returns 0, or a negative errno value
+ * (already reported). */
 int mv_text_write(void *dst, const void *src, size_t len);
+
+/* 1 if the process has threads besides the caller (or that is unknown),
+ * 0 if the caller is alone. */
+int mv_other_threads(void);
+
+/* Makes sure mv_cpu_sync() will work; the first call sets it up.
+ * Returns 0, or a negative errno value (reported) when there is no safe
+ * way to synchronize the other threads. */
+int mv_cpu_sync_ready(void);
+
+/* Returns once every other thread has executed a core-serializing
+ * instruction, so none runs code bytes it fetched before the call. */
+int mv_cpu_sync(void);
+
+/* Installs the breakpoint-trap handler, chaining to the one it replaces;
+ * installs it again if the application replaced it since. */
+int mv_trap_install(void);
 
 /* Copies len bytes from src, which may be unmapped.  Returns 0, or a
  * negative errno value (not reported). */

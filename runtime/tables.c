@@ -172,6 +172,31 @@ static int merge_sites(const struct mv_module *m)
  * decodes the sites new to it.  A run whose callee is not registered waits
  * for the module that defines it.
  */
+static int cmp_uintptr(const void *x, const void *y)
+{
+	uintptr_t a = *(const uintptr_t *)x, b = *(const uintptr_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Every area address, for traps handled after their patch (poke.c). */
+static void publish_known(void)
+{
+	size_t n = 0;
+	uintptr_t *a = malloc((mv.n_fns + mv.n_sites + 1) * sizeof *a);
+
+	if (!a) {
+		mv_report("out of memory building the trap tables");
+		return;
+	}
+	for (size_t i = 0; i < mv.n_fns; i++)
+		a[n++] = (uintptr_t)mv.fns[i].entry.addr;
+	for (size_t i = 0; i < mv.n_sites; i++)
+		a[n++] = (uintptr_t)mv.sites[i].area.addr;
+	qsort(a, n, sizeof *a, cmp_uintptr);
+	mv_poke_known(a, n);
+	free(a);
+}
+
 void mv_link(void)
 {
 	for (size_t i = 0; i < mv.n_fns; i++)
@@ -200,6 +225,7 @@ void mv_link(void)
 			if (mv.sites[k].area.state == MV_AREA_UNRESOLVED)
 				mv_site_resolve(&mv.sites[k], !f, name);
 	}
+	publish_known();
 }
 
 /* Each kind in turn; a retry after failure merges again harmlessly. */

@@ -170,27 +170,25 @@ static void test_inline(void)
 	INL(5, 1, MV_BODY_EMPTY, 0, "c3 0f 1f 40 00");
 	INL(6, 1, MV_BODY_EMPTY, 0, "c3 0f 1f 44 00 00");
 
-	INL(5, 0, MV_BODY_RAX, 0, "31 c0 0f 1f 00");
-	INL(5, 1, MV_BODY_RAX, 0, "31 c0 c3 66 90");
-	INL(6, 0, MV_BODY_RAX, 0, "31 c0 0f 1f 40 00");
-	INL(5, 0, MV_BODY_RAX, -1, "48 83 c8 ff 90");
-	INL(5, 1, MV_BODY_RAX, -1, "48 83 c8 ff c3");
-	INL(6, 0, MV_BODY_RAX, -1, "48 83 c8 ff 66 90");
+	/* Constants: one instruction filling the site, at call sites only. */
+	INL(5, 0, MV_BODY_RAX, 0, "b8 00 00 00 00");
+	INL(6, 0, MV_BODY_RAX, 0, "2e b8 00 00 00 00");
 	INL(5, 0, MV_BODY_RAX, 7, "b8 07 00 00 00");
-	INL(6, 0, MV_BODY_RAX, 7, "b8 07 00 00 00 90");
-	INL(6, 1, MV_BODY_RAX, 7, "b8 07 00 00 00 c3");
-	INL(5, 1, MV_BODY_RAX, 7, "6a 07 58 c3 90");        /* mov does not fit */
+	INL(6, 0, MV_BODY_RAX, 7, "2e b8 07 00 00 00");
 	INL(5, 0, MV_BODY_RAX, 0x89abcdef, "b8 ef cd ab 89");
-	INL(5, 0, MV_BODY_RAX, -10, "6a f6 58 66 90");
-	INL(5, 1, MV_BODY_RAX, -128, "6a 80 58 c3 90");
 	INL(5, 0, MV_BODY_RAX, 0xffffffff, "b8 ff ff ff ff");
-	INL(5, 1, MV_BODY_RAX, 0xffffffff, "83 c8 ff c3 90");
-	INL(5, 0, MV_BODY_AL, 7, "b0 07 0f 1f 00");
-	INL(5, 1, MV_BODY_AL, 0x80, "b0 80 c3 66 90");
-	INL(6, 1, MV_BODY_AL, 1, "b0 01 c3 0f 1f 00");
+	INL(5, 0, MV_BODY_RAX, -1, "2e 48 83 c8 ff");
+	INL(5, 0, MV_BODY_AL, 7, "b8 07 00 00 00");
+	INL(6, 0, MV_BODY_AL, 0x80, "2e b8 80 00 00 00");
 
-	NOINL(5, 1, MV_BODY_RAX, 0x1000);                    /* needs 5 bytes before the ret */
-	NOINL(5, 0, MV_BODY_RAX, -129);                      /* needs mov $simm32,%rax */
+	NOINL(5, 1, MV_BODY_RAX, 0);                         /* mov; ret: two instructions */
+	NOINL(5, 1, MV_BODY_RAX, 7);
+	NOINL(6, 1, MV_BODY_RAX, 7);
+	NOINL(5, 1, MV_BODY_RAX, -1);
+	NOINL(5, 1, MV_BODY_AL, 0x80);
+	NOINL(6, 0, MV_BODY_RAX, -1);                        /* would need two prefixes */
+	NOINL(5, 0, MV_BODY_RAX, -10);                       /* no single 5-byte form */
+	NOINL(5, 0, MV_BODY_RAX, -129);
 	NOINL(6, 0, MV_BODY_RAX, (uint64_t)INT32_MIN);
 	NOINL(6, 0, MV_BODY_RAX, 0x123456789ull);
 	NOINL(6, 0, MV_BODY_OTHER, 0);
@@ -200,15 +198,19 @@ static void test_inline(void)
 static void test_roundtrip(void)
 {
 	uint8_t b[8];
-	struct mv_insn call6 = site(6, 0), jmp5 = site(5, 1);
+	struct mv_insn call5 = site(5, 0), call6 = site(6, 0), jmp5 = site(5, 1);
 	struct mv_body body;
 
 	body = classify("\x48\xc7\xc0\x05\x00\x00\x00\xc3");
-	CHECK(!mv_arch_inline(b, &call6, &body) && same(b, 6, "b8 05 00 00 00 90"));
+	CHECK(!mv_arch_inline(b, &call6, &body) && same(b, 6, "2e b8 05 00 00 00"));
 	body = classify("\x83\xc8\xff\xc3");
-	CHECK(!mv_arch_inline(b, &call6, &body) && same(b, 6, "b8 ff ff ff ff 90"));
+	CHECK(!mv_arch_inline(b, &call6, &body) && same(b, 6, "2e b8 ff ff ff ff"));
 	body = classify("\x48\xc7\xc0\xff\xff\xff\xff\xc3");
-	CHECK(!mv_arch_inline(b, &jmp5, &body) && same(b, 5, "48 83 c8 ff c3"));
+	CHECK(mv_arch_inline(b, &jmp5, &body));
+	CHECK(!mv_arch_inline(b, &call5, &body) && same(b, 5, "2e 48 83 c8 ff"));
+	body = classify("\x6a\xf6\x58\xc3");                 /* -Os: push $-10; pop %rax */
+	CHECK(body.kind == MV_BODY_RAX && body.value == (uint64_t)-10);
+	CHECK(mv_arch_inline(b, &call5, &body));
 }
 
 static void test_entry(void)

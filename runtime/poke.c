@@ -1,0 +1,314 @@
+/*
+ * Rewriting patch areas while other threads may be executing them: the
+ * protocol of Linux's text_poke_bp, in user space.
+ *
+ * Every area one API call changes is queued (mv_poke_queue) and written
+ * as one batch (mv_poke_flush).  With other threads in the process:
+ *
+ *   1. publish the batch for the trap handler;
+ *   2. write a breakpoint over the first byte of every area;   sync
+ *   3. write the remaining bytes of every area;                 sync
+ *   4. write the first byte of every area;                      sync
+ *   5. withdraw the batch; wait for trap handlers still reading it.
+ *
+ * "sync" makes every other thread execute a core-serializing instruction
+ * (mv_cpu_sync), so none runs on bytes it fetched before the write.
+ * A thread that reaches an area between steps 2 and 4 traps, and
+ * mv_poke_trap() emulates the area's new instruction and resumes the
+ * thread after it.  So each execution of an area runs its old or its new
+ * instruction, never a mix.  No thread can be inside an area: areas
+ * always hold one instruction (entry NOP or jmp, call, jmp, inlined
+ * constant or NOP, or a ret followed by padding that never runs).
+ *
+ * A thread whose trap is handled only after step 4 (it was descheduled in
+ * between) finds no breakpoint any more.  The handler sends it back to the
+ * area's first byte to run what is there now.  For that, mv_poke_known()
+ * keeps the address of every area the runtime may patch.
+ *
+ * Each step does one write per page it touches, not one per area; the
+ * bytes between areas are rewritten with their own values.
+ *
+ * Alone in the process, the batch is written in one step: no other
+ * thread can run the areas, and each write leaves whole instructions for
+ * this thread's own signal handlers.
+ *
+ * A write that fails rolls the batch back the same way.  If that fails
+ * too, the batch stays published for good, so that any breakpoint left
+ * behind is still emulated.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "platform.h"
+
+struct poke {
+	struct mv_area *area;
+	uint8_t bytes[MV_AREA_MAX];
+	uint8_t state;
+};
+
+/* What the trap handler may read: no pointers into the tables, which
+ * move when modules are merged. */
+struct trap_area {
+	uintptr_t addr;
+	uint8_t len;
+	uint8_t bytes[MV_AREA_MAX];
+};
+
+struct trap_batch {
+	size_t n;
+	struct trap_area a[];
+};
+
+struct known {
+	size_t n;
+	uintptr_t addr[];
+};
+
+static struct poke *queue;
+static size_t n_queue, cap_queue;
+
+static struct trap_batch *published;
+static struct known *known;
+static int handlers_busy;
+
+int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
+{
+	if (n_queue == cap_queue) {
+		size_t cap = cap_queue ? 2 * cap_queue : 64;
+		struct poke *q = realloc(queue, cap * sizeof *q);
+		if (!q)
+			return mv_error(-ENOMEM, "out of memory queueing a patch");
+		queue = q;
+		cap_queue = cap;
+	}
+	queue[n_queue].area = a;
+	memcpy(queue[n_queue].bytes, bytes, a->len);
+	queue[n_queue].state = state;
+	n_queue++;
+	return 0;
+}
+
+/* Called with the tables' lock held whenever the set of areas changes.
+ * The previous array is never freed: a late trap handler may be reading
+ * it, and it only grows with the modules. */
+int mv_poke_known(const uintptr_t *sorted, size_t n)
+{
+	struct known *k = malloc(sizeof *k + n * sizeof *k->addr);
+
+	if (!k)
+		return mv_error(-ENOMEM, "out of memory building the trap tables");
+	k->n = n;
+	memcpy(k->addr, sorted, n * sizeof *sorted);
+	__atomic_store_n(&known, k, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static int is_known(uintptr_t at)
+{
+	const struct known *k = __atomic_load_n(&known, __ATOMIC_SEQ_CST);
+	size_t lo = 0, hi = k ? k->n : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k->addr[mid] == at)
+			return 1;
+		if (k->addr[mid] < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static const struct trap_area *find_trap_area(const struct trap_batch *b,
+					      uintptr_t at)
+{
+	size_t lo = 0, hi = b->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (b->a[mid].addr == at)
+			return &b->a[mid];
+		if (b->a[mid].addr < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Async-signal-safe: no locks, no allocation.  cpu->ip is the address
+ * after the breakpoint.  Returns 1 if the trap was ours and cpu is set to
+ * resume the thread. */
+int mv_poke_trap(struct mv_cpu *cpu)
+{
+	uintptr_t at = cpu->ip - 1;
+	const struct trap_batch *b;
+	const struct trap_area *t;
+	int ours = 0;
+
+	__atomic_add_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
+	b = __atomic_load_n(&published, __ATOMIC_SEQ_CST);
+	t = b ? find_trap_area(b, at) : NULL;
+	if (t) {
+		struct mv_cpu c = *cpu;
+		if (!mv_arch_emulate(t->bytes, t->len, at, &c)) {
+			*cpu = c;
+			ours = 1;
+		}
+	} else if (*(const volatile uint8_t *)at != MV_ARCH_BREAKPOINT &&
+		   is_known(at)) {
+		cpu->ip = at;
+		ours = 1;
+	}
+	__atomic_sub_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
+	return ours;
+}
+
+enum step { BREAKPOINTS, TAILS, HEADS, WHOLE };
+
+static uint8_t *page_buf;
+static size_t page_size;
+
+/* One write per run of areas starting in the same page. */
+static int write_step(enum step step)
+{
+	for (size_t i = 0, j; i < n_queue; i = j) {
+		uintptr_t start = (uintptr_t)queue[i].area->addr;
+		uintptr_t page = start & -(uintptr_t)page_size, end = start;
+
+		for (j = i; j < n_queue; j++) {
+			uintptr_t a = (uintptr_t)queue[j].area->addr;
+			if ((a & -(uintptr_t)page_size) != page)
+				break;
+			end = a + queue[j].area->len;
+		}
+		memcpy(page_buf, (const void *)start, end - start);
+		for (size_t k = i; k < j; k++) {
+			const struct poke *p = &queue[k];
+			uint8_t *at = page_buf + ((uintptr_t)p->area->addr - start);
+
+			switch (step) {
+			case BREAKPOINTS: at[0] = MV_ARCH_BREAKPOINT; break;
+			case TAILS: memcpy(at + 1, p->bytes + 1, p->area->len - 1); break;
+			case HEADS: at[0] = p->bytes[0]; break;
+			case WHOLE: memcpy(at, p->bytes, p->area->len); break;
+			}
+		}
+		int err = mv_text_write((void *)start, page_buf, end - start);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int write_steps(void)
+{
+	static const enum step steps[] = { BREAKPOINTS, TAILS, HEADS };
+	int err = 0;
+
+	for (size_t s = 0; s < 3 && !err; s++) {
+		err = write_step(steps[s]);
+		if (!err)
+			err = mv_cpu_sync();
+	}
+	return err;
+}
+
+static struct trap_batch *make_trap_batch(void)
+{
+	struct trap_batch *b = malloc(sizeof *b + n_queue * sizeof *b->a);
+
+	if (!b)
+		return NULL;
+	b->n = n_queue;
+	for (size_t i = 0; i < n_queue; i++) {
+		b->a[i].addr = (uintptr_t)queue[i].area->addr;
+		b->a[i].len = queue[i].area->len;
+		memcpy(b->a[i].bytes, queue[i].bytes, queue[i].area->len);
+	}
+	return b;
+}
+
+static int by_addr(const void *x, const void *y)
+{
+	uintptr_t a = (uintptr_t)((const struct poke *)x)->area->addr;
+	uintptr_t b = (uintptr_t)((const struct poke *)y)->area->addr;
+	return a < b ? -1 : a > b;
+}
+
+/* The multi-threaded protocol of the header comment. */
+static int write_live(void)
+{
+	struct trap_batch *b;
+	int err;
+
+	err = mv_cpu_sync_ready();
+	if (!err)
+		err = mv_trap_install();
+	if (err)
+		return err;
+	b = make_trap_batch();
+	if (!b)
+		return mv_error(-ENOMEM, "out of memory for the trap table");
+	__atomic_store_n(&published, b, __ATOMIC_SEQ_CST);
+
+	err = write_steps();
+	if (err) {
+		/* Back to what the areas held; the handler may emulate either. */
+		for (size_t i = 0; i < n_queue; i++)
+			memcpy(queue[i].bytes, queue[i].area->cur, queue[i].area->len);
+		if (write_steps()) {
+			mv_report("could not roll back a failed patch batch; its "
+				  "breakpoints stay emulated");
+			return err;
+		}
+	}
+	__atomic_store_n(&published, NULL, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&handlers_busy, __ATOMIC_SEQ_CST))
+		sched_yield();
+	free(b);
+	return err;
+}
+
+int mv_poke_flush(void)
+{
+	int err;
+
+	if (!n_queue)
+		return 0;
+	if (!page_buf) {
+		page_size = (size_t)sysconf(_SC_PAGESIZE);
+		page_buf = malloc(page_size + MV_AREA_MAX);
+		if (!page_buf) {
+			n_queue = 0;
+			return mv_error(-ENOMEM, "out of memory for patching");
+		}
+	}
+	qsort(queue, n_queue, sizeof *queue, by_addr);
+	if (mv_other_threads()) {
+		err = write_live();
+	} else {
+		err = write_step(WHOLE);
+		if (err) {
+			for (size_t i = 0; i < n_queue; i++)
+				memcpy(queue[i].bytes, queue[i].area->cur,
+				       queue[i].area->len);
+			if (write_step(WHOLE))
+				mv_report("could not roll back a failed patch batch");
+		}
+	}
+	if (!err)
+		for (size_t i = 0; i < n_queue; i++) {
+			struct mv_area *a = queue[i].area;
+			memcpy(a->cur, queue[i].bytes, a->len);
+			a->state = queue[i].state;
+		}
+	n_queue = 0;
+	return err;
+}
