@@ -19,7 +19,8 @@
  * a call site that does not hold the instruction the runtime expects is
  * skipped and reported, never written.
  *
- * Not yet safe while other threads run the code being patched; see README.
+ * Commit and revert are safe while other threads run the code being
+ * patched (docs/patching.md).  Do not call them from signal handlers.
  */
 #ifndef MULTIVERSE_H
 #define MULTIVERSE_H
