@@ -235,11 +235,57 @@ static struct trap_batch *make_trap_batch(void)
 	return b;
 }
 
-static int by_addr(const void *x, const void *y)
+static uintptr_t addr_of(const struct poke *p)
 {
-	uintptr_t a = (uintptr_t)((const struct poke *)x)->area->addr;
-	uintptr_t b = (uintptr_t)((const struct poke *)y)->area->addr;
-	return a < b ? -1 : a > b;
+	return (uintptr_t)p->area->addr;
+}
+
+/*
+ * Sorts the queue by address.  It arrives as a few sorted runs (one per
+ * function: its entry, then its sites in address order), so a natural
+ * merge sort takes about one pass where qsort() took most of a commit.
+ */
+static int sort_queue(void)
+{
+	struct poke *src = queue, *dst, *tmp;
+	size_t runs = 1;
+
+	for (size_t i = 1; i < n_queue; i++)
+		runs += addr_of(&queue[i]) < addr_of(&queue[i - 1]);
+	if (runs == 1)
+		return 0;
+	dst = malloc(n_queue * sizeof *dst);
+	if (!dst)
+		return mv_error(-ENOMEM, "out of memory sorting a patch batch");
+	tmp = dst;
+	while (runs > 1) {
+		size_t out = 0, i = 0;
+
+		runs = 0;
+		while (i < n_queue) {
+			size_t a = i, a_end = i + 1, b, b_end;
+
+			while (a_end < n_queue && addr_of(&src[a_end]) >= addr_of(&src[a_end - 1]))
+				a_end++;
+			b = b_end = a_end;
+			while (b_end < n_queue && (b_end == b ||
+			       addr_of(&src[b_end]) >= addr_of(&src[b_end - 1])))
+				b_end++;
+			while (a < a_end || b < b_end)
+				dst[out++] = b == b_end || (a < a_end &&
+					     addr_of(&src[a]) <= addr_of(&src[b])) ? src[a++] : src[b++];
+			i = b_end;
+			runs++;
+		}
+		tmp = src, src = dst, dst = tmp;
+	}
+	if (src != queue) {
+		memcpy(queue, src, n_queue * sizeof *queue);
+		free(src);
+	} else {
+		free(dst);
+	}
+	return 0;
 }
 
 /* The multi-threaded protocol of the header comment. */
@@ -290,7 +336,11 @@ int mv_poke_flush(void)
 			return mv_error(-ENOMEM, "out of memory for patching");
 		}
 	}
-	qsort(queue, n_queue, sizeof *queue, by_addr);
+	err = sort_queue();
+	if (err) {
+		n_queue = 0;
+		return err;
+	}
 	if (mv_other_threads()) {
 		err = write_live();
 	} else {
