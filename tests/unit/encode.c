@@ -213,6 +213,65 @@ static void test_roundtrip(void)
 	CHECK(mv_arch_inline(b, &call5, &body));
 }
 
+/* Runs mv_arch_emulate on bytes at a pretend address with a real stack. */
+static int emu(const char *bytes, size_t len, uintptr_t at, struct mv_cpu *c)
+{
+	return mv_arch_emulate((const uint8_t *)bytes, len, at, c);
+}
+
+static void test_emulate(void)
+{
+	uint64_t stack[4] = { 0, 0, 0, 0x4242 };
+	uint64_t slot = 0x9000;
+	uintptr_t top = (uintptr_t)&stack[3];
+	struct mv_cpu c;
+	char ind[6] = { (char)0xff, 0x15 };
+	int32_t disp;
+
+	/* call rel32: pushes the return address, jumps */
+	c = (struct mv_cpu){ 0, top, 1 };
+	CHECK(!emu("\xe8\x10\x00\x00\x00", 5, 0x1000, &c));
+	CHECK(c.ip == 0x1015 && c.sp == top - 8 && stack[2] == 0x1005 && c.ax == 1);
+	/* CS-prefixed 6-byte call */
+	c = (struct mv_cpu){ 0, top, 1 };
+	CHECK(!emu("\x2e\xe8\x10\x00\x00\x00", 6, 0x1000, &c));
+	CHECK(c.ip == 0x1016 && c.sp == top - 8 && stack[2] == 0x1006);
+	/* addr32 call, as the linker relaxes -fno-plt */
+	c = (struct mv_cpu){ 0, top, 1 };
+	CHECK(!emu("\x67\xe8\x00\x01\x00\x00", 6, 0x1000, &c) && c.ip == 0x1106);
+	/* jmp rel32: no push */
+	c = (struct mv_cpu){ 0, top, 1 };
+	CHECK(!emu("\xe9\xfb\xff\xff\xff", 5, 0x1000, &c) && c.ip == 0x1000 && c.sp == top);
+	/* call and jmp through a RIP-relative slot read at trap time */
+	disp = (int32_t)((intptr_t)&slot - (intptr_t)(0x1000 + 6));
+	if ((intptr_t)disp == (intptr_t)&slot - (intptr_t)(0x1000 + 6)) {
+		memcpy(ind + 2, &disp, 4);
+		c = (struct mv_cpu){ 0, top, 1 };
+		CHECK(!emu(ind, 6, 0x1000, &c) && c.ip == 0x9000 && c.sp == top - 8);
+		ind[1] = 0x25;
+		c = (struct mv_cpu){ 0, top, 1 };
+		CHECK(!emu(ind, 6, 0x1000, &c) && c.ip == 0x9000 && c.sp == top);
+	}
+	/* the entry NOP and site NOPs: skipped */
+	c = (struct mv_cpu){ 0, top, 1 };
+	CHECK(!emu("\x0f\x1f\x44\x00\x00", 5, 0x1000, &c) && c.ip == 0x1005 && c.sp == top);
+	c = (struct mv_cpu){ 0, top, 1 };
+	CHECK(!emu("\x66\x0f\x1f\x44\x00\x00", 6, 0x1000, &c) && c.ip == 0x1006);
+	/* inlined constants */
+	c = (struct mv_cpu){ 0, top, ~0ull };
+	CHECK(!emu("\xb8\x07\x00\x00\x00", 5, 0x1000, &c) && c.ax == 7 && c.ip == 0x1005);
+	c = (struct mv_cpu){ 0, top, 0 };
+	CHECK(!emu("\x2e\x48\x83\xc8\xff", 5, 0x1000, &c) && c.ax == ~0ull && c.ip == 0x1005);
+	/* an inlined empty body at a tail site: ret */
+	c = (struct mv_cpu){ 0, top, 1 };
+	CHECK(!emu("\xc3\x0f\x1f\x40\x00", 5, 0x1000, &c) && c.ip == 0x4242 && c.sp == top + 8);
+	/* anything the runtime never writes */
+	c = (struct mv_cpu){ 0, top, 1 };
+	CHECK(emu("\x90\x90\x90\x90\x90", 5, 0x1000, &c));
+	CHECK(emu("\x6a\x05\x58\x90\x90", 5, 0x1000, &c));
+	CHECK(emu("\xe8\x00\x00\x00\x00\x90", 6, 0x1000, &c));
+}
+
 static void test_entry(void)
 {
 	uint8_t b[8];
@@ -232,5 +291,6 @@ int main(void)
 	test_inline();
 	test_roundtrip();
 	test_entry();
+	test_emulate();
 	return 0;
 }
