@@ -64,3 +64,14 @@ clean:
 	$(MAKE) -C examples/spinlock clean
 
 .PHONY: all install test demo clean
+
+# Soak test, not part of `make test`: tests/live/stress.c built with -DSOAK
+# (8 worker threads for 300 s) while commit and revert rewrite the code
+# under them.  MV_STRESS_WORKERS and MV_STRESS_SECONDS override, e.g.
+# `MV_STRESS_SECONDS=3600 make soak`.
+soak: all
+	$(B)/multiverse-gcc -std=gnu11 -O2 -g -Wall -pthread -DSOAK \
+	    -o $(B)/soak tests/live/stress.c
+	$(B)/soak
+
+.PHONY: soak
