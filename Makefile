@@ -21,7 +21,7 @@ RUNTIME_SRC := $(wildcard runtime/*.c)
 RUNTIME_HDR := $(wildcard runtime/*.h) include/multiverse.h
 RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRC))
 
-all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/multiverse-gcc
+all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/libmultiverse.so $(B)/multiverse-gcc
 
 $(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) runtime/descriptor.h
 	@mkdir -p $(B)
@@ -35,11 +35,16 @@ $(B)/libmultiverse.a: $(RUNTIME_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+# One runtime per process: every module (executable, shared objects,
+# dlopen'ed plugins) links this one, so they share one set of tables.
+$(B)/libmultiverse.so: $(RUNTIME_OBJ)
+	$(CC) -shared -Wl,-soname,libmultiverse.so -o $@ $^
+
 # The build-tree wrapper points at build/; the installed one at PREFIX.
 $(B)/multiverse-gcc: tools/multiverse-gcc.in
 	@mkdir -p $(B)
 	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(abspath $(B))/multiverse.so|' \
-	    -e 's|@INCLUDE@|$(abspath include)|' -e 's|@LIBDIR@|$(abspath $(B))|' $< > $@
+	    -e 's|@INCLUDE@|$(abspath include)|' -e 's|@LIBDIR@|$(abspath $(B))|g' $< > $@
 	chmod +x $@
 
 install: all
@@ -47,9 +52,10 @@ install: all
 	           $(DESTDIR)$(PREFIX)/lib/multiverse
 	install -m 644 include/multiverse.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(B)/libmultiverse.a $(DESTDIR)$(PREFIX)/lib/multiverse/
+	install -m 755 $(B)/libmultiverse.so $(DESTDIR)$(PREFIX)/lib/multiverse/
 	install -m 755 $(B)/multiverse.so $(DESTDIR)$(PREFIX)/lib/multiverse/
 	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(PREFIX)/lib/multiverse/multiverse.so|' \
-	    -e 's|@INCLUDE@|$(PREFIX)/include|' -e 's|@LIBDIR@|$(PREFIX)/lib/multiverse|' \
+	    -e 's|@INCLUDE@|$(PREFIX)/include|' -e 's|@LIBDIR@|$(PREFIX)/lib/multiverse|g' \
 	    tools/multiverse-gcc.in > $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
 

@@ -7,7 +7,8 @@
  *
  * Each unit that uses the attribute also gets a constructor that registers
  * its module (the executable or shared object it is linked into) with the
- * runtime, through the module's hidden __start_/__stop_ section bounds.
+ * runtime, through the module's hidden __start_/__stop_ section bounds,
+ * and a destructor that unregisters it when the module is unloaded.
  */
 #include "multiverse.h"
 #include "descriptor.h"
@@ -107,8 +108,8 @@ void emit_function(const mv_function &f)
 	fprintf(out, "\t.pushsection " MV_SECTION_FN ",\"aw\"\n\t.balign 8\n");
 	quad_sym(f.decl);
 	fprintf(out, "\t.quad\t.LMVN%u\n\t.quad\t.LMVE%u\n\t.quad\t.LMVV%u\n"
-		"\t.long\t%u, 0\n\t.popsection\n", name, f.entry_label,
-		variants, count);
+		"\t.long\t%u, %u\n\t.popsection\n", name, f.entry_label,
+		variants, count, f.entry_after_endbr ? MV_FN_ENTRY_AFTER_ENDBR : 0u);
 }
 
 void emit_sites(void)
@@ -136,13 +137,13 @@ tree hidden_extern_addr(const char *name)
 
 } // namespace
 
-void mv_build_module_ctor(void)
+/* A call of fn(version, the module's section bounds). */
+static tree module_call(const char *fn)
 {
 	tree p = const_ptr_type_node;
 	tree type = build_function_type_list(integer_type_node,
 		unsigned_type_node, p, p, p, p, p, p, NULL_TREE);
-	tree reg = build_fn_decl("__multiverse_register_module", type);
-	tree call = build_call_expr(reg, 7,
+	return build_call_expr(build_fn_decl(fn, type), 7,
 		build_int_cst(unsigned_type_node, MV_DESCRIPTOR_VERSION),
 		hidden_extern_addr("__start_" MV_SECTION_VAR),
 		hidden_extern_addr("__stop_" MV_SECTION_VAR),
@@ -150,8 +151,17 @@ void mv_build_module_ctor(void)
 		hidden_extern_addr("__stop_" MV_SECTION_FN),
 		hidden_extern_addr("__start_" MV_SECTION_SITE),
 		hidden_extern_addr("__stop_" MV_SECTION_SITE));
-	/* Early, so that user constructors may already commit. */
-	cgraph_build_static_cdtor('I', call, MAX_RESERVED_INIT_PRIORITY + 1);
+}
+
+/* Registration runs early, so that user constructors may already commit;
+ * unregistration late (destructors run in reverse priority order), after
+ * the module's own destructors and while its code is still mapped. */
+void mv_build_module_ctor(void)
+{
+	cgraph_build_static_cdtor('I', module_call("__multiverse_register_module"),
+				  MAX_RESERVED_INIT_PRIORITY + 1);
+	cgraph_build_static_cdtor('D', module_call("__multiverse_unregister_module"),
+				  MAX_RESERVED_INIT_PRIORITY + 1);
 }
 
 void mv_emit_descriptors(void *, void *)

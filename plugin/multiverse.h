@@ -32,6 +32,7 @@ struct mv_variant {
 struct mv_function {
 	tree decl;                        /* the generic */
 	unsigned entry_label;             /* 0 until the entry NOP is planted */
+	bool entry_after_endbr;
 	std::vector<mv_variant> variants;
 };
 

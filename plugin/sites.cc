@@ -22,6 +22,7 @@
 #include "multiverse.h"
 
 #include <map>
+#include <set>
 
 namespace {
 
@@ -37,6 +38,16 @@ bool is_fnptr_switch_mem(rtx x)
 	rtx a = XEXP(x, 0);
 	return GET_CODE(a) == SYMBOL_REF && SYMBOL_REF_DECL(a) &&
 	       mv_is_fnptr_switch(SYMBOL_REF_DECL(a));
+}
+
+/* The switch a memory load reads through a pointer (the GOT, in PIC code
+ * for a switch other modules could interpose), if any. */
+tree fnptr_switch_behind(rtx x)
+{
+	if (!MEM_P(x) || !MEM_EXPR(x) || GET_CODE(XEXP(x, 0)) == SYMBOL_REF)
+		return NULL_TREE;
+	tree base = get_base_address(MEM_EXPR(x));
+	return base && mv_is_fnptr_switch(base) ? base : NULL_TREE;
 }
 
 void count_store(rtx dest, const_rtx, void *data)
@@ -55,14 +66,19 @@ struct fnptr_call_pass : public rtl_opt_pass {
 			return 0;
 		std::map<unsigned, int> sets;
 		std::map<unsigned, rtx> loads;
+		std::map<unsigned, tree> indirect_loads;
+		std::set<tree> warned;
 		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
 			if (!INSN_P(i))
 				continue;
 			note_stores(i, count_store, &sets);
 			rtx set = single_set(i);
-			if (set && REG_P(SET_DEST(set)) &&
-			    is_fnptr_switch_mem(SET_SRC(set)))
+			if (!set || !REG_P(SET_DEST(set)))
+				continue;
+			if (is_fnptr_switch_mem(SET_SRC(set)))
 				loads[REGNO(SET_DEST(set))] = SET_SRC(set);
+			else if (tree var = fnptr_switch_behind(SET_SRC(set)))
+				indirect_loads[REGNO(SET_DEST(set))] = var;
 		}
 		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
 			if (!CALL_P(i))
@@ -74,6 +90,15 @@ struct fnptr_call_pass : public rtl_opt_pass {
 			if (!REG_P(*addr) || HARD_REGISTER_P(*addr))
 				continue;
 			auto l = loads.find(REGNO(*addr));
+			auto g = indirect_loads.find(REGNO(*addr));
+			if (g != indirect_loads.end() && !warned.count(g->second)) {
+				warned.insert(g->second);
+				warning_at(INSN_LOCATION(i), 0,
+					   "calls through multiverse function pointer "
+					   "%qD go through the GOT in position-independent "
+					   "code and stay indirect after commit; declare it "
+					   "%<static%> or with hidden visibility", g->second);
+			}
 			if (l == loads.end() || sets[REGNO(*addr)] != 1)
 				continue;
 			tree var = SYMBOL_REF_DECL(XEXP(l->second, 0));
@@ -139,7 +164,8 @@ void plant_entry(mv_function &f)
 	rtx_insn *i = first;
 	while (i && !INSN_P(i) && !LABEL_P(i))
 		i = NEXT_INSN(i);
-	if (i && INSN_P(i) && is_endbr(i))
+	f.entry_after_endbr = i && INSN_P(i) && is_endbr(i);
+	if (f.entry_after_endbr)
 		emit_insn_after(pat, i);
 	else
 		emit_insn_before(pat, first);

@@ -145,7 +145,7 @@ void give_own_section(tree decl)
 void specialize(cgraph_node *node)
 {
 	tree decl = node->decl;
-	mv_functions.push_back({ decl, 0, {} });
+	mv_functions.push_back({ decl, 0, false, {} });
 	mv_keep(decl);
 
 	std::vector<switch_use> uses = analyze(node);

@@ -326,3 +326,21 @@ int mv_arch_emulate(const uint8_t *insn, size_t len, uintptr_t addr,
 	cpu->ip = target;
 	return 0;
 }
+
+/*
+ * PLT entries as the GNU linker writes them: jmp *slot(%rip), optionally
+ * after endbr64 (.plt.sec with IBT) and with a bnd prefix (MPX).
+ */
+int mv_arch_plt_slot(const uint8_t *code, uintptr_t addr, uintptr_t *slot)
+{
+	const uint8_t *p = code;
+
+	if (match(p, endbr64, sizeof endbr64))
+		p += sizeof endbr64;
+	if (*p == 0xf2)                                 /* bnd */
+		p++;
+	if (p[0] != OP_GRP5 || p[1] != MODRM_JMP_RIP)
+		return -1;
+	*slot = addr + (uintptr_t)(p + 6 - code) + (intptr_t)get32(p + 2);
+	return 0;
+}

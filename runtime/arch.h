@@ -38,6 +38,14 @@ struct mv_body {
 int mv_arch_decode(const uint8_t *code, size_t avail, uintptr_t addr,
 		   struct mv_insn *insn);
 
+/* The longest PLT entry prologue mv_arch_plt_slot() reads. */
+#define MV_ARCH_PLT_MAX 11
+
+/* If code (at addr, MV_ARCH_PLT_MAX bytes) is a PLT entry, stores the
+ * address of the GOT slot it jumps through in *slot and returns 0;
+ * otherwise returns -1. */
+int mv_arch_plt_slot(const uint8_t *code, uintptr_t addr, uintptr_t *slot);
+
 /* Encodes into buf a direct call or jmp (as insn's kind) of insn->len bytes
  * at addr to target.  Returns 0, or -1 if rel32 cannot reach target. */
 int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,

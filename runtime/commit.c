@@ -15,19 +15,17 @@ static const struct mv_var *lookup(const void *addr)
 }
 
 /*
- * Points a function at the body selected for the switches (bind) or back
- * at its generic.  The entry is written first and always gets the jmp,
- * even where every site inlines the body: it catches the calls we do not
- * know, through pointers, from other modules, or from skipped sites.  A
- * function whose entry cannot hold the jmp is never committed, so a
- * committed function runs its variant on every path.  The sites follow.
- * Returns 1 if the body calls reach changed, else 0 or -errno.
+ * Points a function at body, or back at its generic (body NULL).  The
+ * entry is written first and always gets the jmp, even where every site
+ * inlines the body: it catches the calls we do not know, through
+ * pointers, from other modules, or from skipped sites.  A function whose
+ * entry cannot hold the jmp is never committed, so a committed function
+ * runs its variant on every path.  The sites follow.  Returns 1 if the
+ * body calls reach changed, else 0 or -errno.
  */
-static int point_fn(struct mv_fn *f, int bind)
+int mv_apply_fn(struct mv_fn *f, void *body)
 {
 	const struct mv_desc_fn *d = f->desc;
-	const struct mv_desc_variant *v = bind ? mv_select(d->variants, d->n_variants, lookup) : 0;
-	void *body = v ? v->body : 0;
 	uint8_t jmp[MV_ARCH_ENTRY_LEN];
 	struct mv_body inl;
 	int changed, err;
@@ -54,11 +52,24 @@ static int point_fn(struct mv_fn *f, int bind)
 	return changed;
 }
 
-/* A function-pointer switch is bound to the pointer's value: its sites
- * call that directly, wherever it is not NULL and within reach. */
-static int point_fnptr(struct mv_var *v, int bind)
+/* The body the switches' current values select, or NULL for the generic. */
+void *mv_selected(const struct mv_fn *f)
 {
-	void *target = bind ? *(void **)v->addr : 0;
+	const struct mv_desc_variant *v =
+		mv_select(f->desc->variants, f->desc->n_variants, lookup);
+	return v ? v->body : 0;
+}
+
+static int point_fn(struct mv_fn *f, int bind)
+{
+	return mv_apply_fn(f, bind ? mv_selected(f) : 0);
+}
+
+/* A function-pointer switch is bound to a target (the pointer's value at
+ * commit): its sites call that directly, wherever it is not NULL and
+ * within reach.  NULL restores the indirect calls. */
+int mv_apply_fnptr(struct mv_var *v, void *target)
+{
 	int changed = target != v->active, err;
 
 	v->active = target;
@@ -68,6 +79,11 @@ static int point_fnptr(struct mv_var *v, int bind)
 			return err;
 	}
 	return changed;
+}
+
+static int point_fnptr(struct mv_var *v, int bind)
+{
+	return mv_apply_fnptr(v, bind ? *(void **)v->addr : 0);
 }
 
 /* Sums the changes of one more function or switch into *total. */
@@ -150,29 +166,58 @@ static void restore_actives(const struct actives *s)
 		mv.vars[i].active = s->var[i];
 }
 
-/* Every patching call is one batch of text writes (poke.c) under the
- * lock: all or nothing. */
-static int run(const char *api, int (*op)(const char *, void *, int),
-	       void *addr, int bind)
+/* One batch of text writes (poke.c): all or nothing, bookkeeping
+ * included.  The caller holds the lock and has synced the tables. */
+int mv_batch(int (*op)(void *ctx), void *ctx)
 {
 	struct actives saved;
 	int r, err;
 
+	r = save_actives(&saved);
+	if (r < 0)
+		return r;
+	r = op(ctx);
+	err = mv_poke_flush();
+	if (err || r < 0) {
+		restore_actives(&saved);
+		if (err)
+			r = err;
+	}
+	free(saved.fn);
+	free(saved.var);
+	return r;
+}
+
+struct api_call {
+	const char *api;
+	int (*op)(const char *, void *, int);
+	void *addr;
+	int bind;
+};
+
+static int api_op(void *ctx)
+{
+	struct api_call *c = ctx;
+	return c->op(c->api, c->addr, c->bind);
+}
+
+/* Whether the last whole-program call was a commit: modules loaded
+ * meanwhile are bound at once (module.c). */
+int mv_committed_all;
+
+/* Every patching call is one batch, under the lock. */
+static int run(const char *api, int (*op)(const char *, void *, int),
+	       void *addr, int bind)
+{
+	struct api_call c = { api, op, addr, bind };
+	int r;
+
 	mv_lock();
 	r = mv_sync();
 	if (r >= 0)
-		r = save_actives(&saved);
-	if (r >= 0) {
-		r = op(api, addr, bind);
-		err = mv_poke_flush();
-		if (err || r < 0) {
-			restore_actives(&saved);
-			if (err)
-				r = err;
-		}
-		free(saved.fn);
-		free(saved.var);
-	}
+		r = mv_batch(api_op, &c);
+	if (r >= 0 && op == op_all)
+		mv_committed_all = bind;
 	mv_unlock();
 	return r;
 }

@@ -70,8 +70,8 @@ struct mv_desc_variant {
  *
  * entry is the patch area the compiler planted at the generic's entry: a
  * single 5-byte NOP (0f 1f 44 00 00) that commit turns into a jmp to the
- * selected variant.  It is the function's address unless something (an
- * endbr64) precedes it.
+ * selected variant.  It is where the function's code starts, or right
+ * after its endbr64 (MV_FN_ENTRY_AFTER_ENDBR).
  */
 struct mv_desc_fn {
 	void *generic;
@@ -79,8 +79,14 @@ struct mv_desc_fn {
 	void *entry;
 	const struct mv_desc_variant *variants;
 	uint32_t n_variants;
-	uint32_t flags;           /* zero; reserved */
+	uint32_t flags;           /* MV_FN_* */
 };
+
+/* mv_desc_fn.flags: the entry NOP follows the function's endbr64.  Then
+ * the function's code starts 4 bytes before entry, otherwise at entry.
+ * That start can differ from generic: a non-PIE executable makes its PLT
+ * entry the canonical address of a function a shared object defines. */
+#define MV_FN_ENTRY_AFTER_ENDBR 0x1u
 
 /*
  * A call site.  Section __multiverse_site, 16 bytes.
@@ -108,5 +114,16 @@ int __multiverse_register_module(uint32_t version,
 				 const struct mv_desc_fn *fn_stop,
 				 const struct mv_desc_site *site_start,
 				 const struct mv_desc_site *site_stop);
+
+/* Called by the destructor the plugin emits in each unit, while the
+ * module is still mapped: restores everything outside the module that
+ * reaches into it and forgets its records.  Idempotent. */
+int __multiverse_unregister_module(uint32_t version,
+				   const struct mv_desc_var *var_start,
+				   const struct mv_desc_var *var_stop,
+				   const struct mv_desc_fn *fn_start,
+				   const struct mv_desc_fn *fn_stop,
+				   const struct mv_desc_site *site_start,
+				   const struct mv_desc_site *site_stop);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "arch.h"
 #include "descriptor.h"
+#include "platform.h"
 
 #define MV_API __attribute__((visibility("default")))
 
@@ -44,6 +45,7 @@ struct mv_var {
 	unsigned width;
 	unsigned flags;           /* MV_VAR_* */
 	int bound;
+	int owned_name;           /* name is our copy, freed with the record */
 	void *active;             /* fn-pointer switch: target in its sites */
 	size_t site0, n_sites;    /* fn-pointer switch: its run in mv.sites */
 	size_t seq;               /* merge order: first record wins */
@@ -62,6 +64,8 @@ struct mv_site {
 	struct mv_area area;
 	void *callee;             /* generic or fn-pointer switch */
 	struct mv_insn insn;      /* valid unless UNRESOLVED or INVALID */
+	uintptr_t plt_slot;       /* a call through a PLT entry: its GOT slot */
+	uintptr_t callee_code;    /* where the callee's code starts, if a function */
 	size_t seq;
 };
 
@@ -89,6 +93,7 @@ int mv_sync(void);            /* merge modules registered since last time */
 /* tables.c */
 int mv_merge(const struct mv_module *m);
 void mv_link(void);           /* attach sites to their callees */
+void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n);
 struct mv_var *mv_find_var(const void *addr);
 struct mv_fn *mv_find_fn(const void *generic);
 
@@ -106,6 +111,17 @@ int mv_area_capture(struct mv_area *a, void *addr, size_t len);
 int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
 		const char *what, const char *name);
 
+/* commit.c */
+int mv_apply_fn(struct mv_fn *f, void *body);
+int mv_apply_fnptr(struct mv_var *v, void *target);
+void *mv_selected(const struct mv_fn *f);
+int mv_batch(int (*op)(void *ctx), void *ctx);
+extern int mv_committed_all;
+
+/* module.c: modules loaded after a commit, and modules unloaded */
+int mv_module_loaded(const struct mv_module *m);
+int mv_module_unloading(const struct mv_module *m);
+
 /* poke.c: the protocol that writes areas while other threads run */
 int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state);
 int mv_poke_flush(void);
@@ -113,7 +129,7 @@ int mv_poke_known(const uintptr_t *sorted, size_t n);
 int mv_poke_trap(struct mv_cpu *cpu);
 
 /* site.c */
-void mv_site_resolve(struct mv_site *s, int via_switch, const char *name);
+void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name);
 int mv_site_point(struct mv_site *s, const void *body,
 		  const struct mv_body *inl, const char *name);
 

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <linux/membarrier.h>
 #include <signal.h>
 #include <stdint.h>
@@ -200,4 +201,42 @@ int mv_mem_read(void *dst, const void *src, size_t len)
 		return 0;
 	}
 	return -EFAULT;
+}
+
+struct span_query {
+	uintptr_t inside;
+	struct mv_span *spans;
+	size_t max, n;
+};
+
+static int find_spans(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct span_query *q = data;
+	size_t n = 0;
+	int found = 0;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum && n < q->max; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		q->spans[n++] = (struct mv_span){ lo, hi };
+		found |= q->inside >= lo && q->inside < hi;
+	}
+	if (!found)
+		return 0;
+	q->n = n;
+	return 1;
+}
+
+/* The PT_LOAD segments of the object that maps inside, as the dynamic
+ * linker reports them. */
+size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max)
+{
+	struct span_query q = { (uintptr_t)inside, spans, max, 0 };
+
+	dl_iterate_phdr(find_spans, &q);
+	return q.n;
 }

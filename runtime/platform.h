@@ -7,6 +7,7 @@
 #define MV_PLATFORM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Overwrites len bytes of code at dst with src, without ever making any
  * memory writable and executable.  Returns 0, or a negative errno value
@@ -29,6 +30,14 @@ int mv_cpu_sync(void);
 /* Installs the breakpoint-trap handler, chaining to the one it replaces;
  * installs it again if the application replaced it since. */
 int mv_trap_install(void);
+
+/* The address ranges of the loaded module (executable or shared object)
+ * that contains inside: up to max of them; returns how many. */
+struct mv_span {
+	uintptr_t lo, hi;
+};
+#define MV_SPANS_MAX 16
+size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max);
 
 /* Copies len bytes from src, which may be unmapped.  Returns 0, or a
  * negative errno value (not reported). */

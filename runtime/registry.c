@@ -32,8 +32,24 @@ void mv_unlock(void)
 	pthread_mutex_unlock(&lock);
 }
 
-/* A module is known by its descriptor arrays: every unit of it passes the
- * same bounds. */
+static struct module **find(const struct mv_desc_var *var,
+			     const struct mv_desc_fn *fn,
+			     const struct mv_desc_site *site)
+{
+	struct module **p;
+
+	for (p = &modules; *p; p = &(*p)->next)
+		if ((*p)->d.var == var && (*p)->d.fn == fn && (*p)->d.site == site)
+			break;
+	return p;
+}
+
+/*
+ * A module is known by its descriptor arrays: every unit of it passes the
+ * same bounds.  A module registering after a whole-program commit (a
+ * dlopen) is bound at once (module.c).  Before main, when nothing is
+ * committed, registering only records the bounds.
+ */
 MV_API int __multiverse_register_module(uint32_t version,
 					const struct mv_desc_var *var_start,
 					const struct mv_desc_var *var_stop,
@@ -42,17 +58,15 @@ MV_API int __multiverse_register_module(uint32_t version,
 					const struct mv_desc_site *site_start,
 					const struct mv_desc_site *site_stop)
 {
-	struct module *m;
+	struct module **p, *m;
 	int err = 0;
 
 	if (version != MV_DESCRIPTOR_VERSION)
 		return mv_error(-ENOEXEC, "module with functions at %p has descriptor version %u, this runtime reads version %u",
 				(const void *)fn_start, version, MV_DESCRIPTOR_VERSION);
 	mv_lock();
-	for (m = modules; m; m = m->next)
-		if (m->d.var == var_start && m->d.fn == fn_start && m->d.site == site_start)
-			break;
-	if (!m) {
+	p = find(var_start, fn_start, site_start);
+	if (!*p) {
 		m = calloc(1, sizeof *m);
 		if (m) {
 			m->d = (struct mv_module){ var_start, var_stop, fn_start, fn_stop,
@@ -60,9 +74,41 @@ MV_API int __multiverse_register_module(uint32_t version,
 			*modules_end = m;
 			modules_end = &m->next;
 			dirty = 1;
+			err = mv_module_loaded(&m->d);
 		} else {
 			err = mv_error(-ENOMEM, "out of memory registering a module");
 		}
+	}
+	mv_unlock();
+	return err;
+}
+
+/* Called from the module's destructor, before its code is unmapped; the
+ * other units of the module find it gone and do nothing. */
+MV_API int __multiverse_unregister_module(uint32_t version,
+					  const struct mv_desc_var *var_start,
+					  const struct mv_desc_var *var_stop,
+					  const struct mv_desc_fn *fn_start,
+					  const struct mv_desc_fn *fn_stop,
+					  const struct mv_desc_site *site_start,
+					  const struct mv_desc_site *site_stop)
+{
+	struct module **p, *m;
+	int err = 0;
+
+	(void)var_stop, (void)fn_stop, (void)site_stop;
+	if (version != MV_DESCRIPTOR_VERSION)
+		return -ENOEXEC;
+	mv_lock();
+	p = find(var_start, fn_start, site_start);
+	m = *p;
+	if (m) {
+		if (m->merged)
+			err = mv_module_unloading(&m->d);
+		*p = m->next;
+		if (modules_end == &m->next)
+			modules_end = p;
+		free(m);
 	}
 	mv_unlock();
 	return err;

@@ -13,21 +13,58 @@
  * compiled without PLT) through a slot, such as a GOT entry, that holds
  * the generic's address.
  */
-static int refers_to(const struct mv_insn *insn, const void *callee, int via_switch)
+/* A GOT slot holds a function's canonical address (generic) or, for a
+ * PLT slot, where its code starts. */
+static int holds_callee(const struct mv_site *s, uintptr_t slot_addr)
 {
-	void *slot;
+	uintptr_t v;
+
+	return !mv_mem_read(&v, (void *)slot_addr, sizeof v) &&
+	       (v == (uintptr_t)s->callee || v == s->callee_code);
+}
+
+static int refers_to(const struct mv_site *s, int via_switch)
+{
+	const struct mv_insn *insn = &s->insn;
 
 	if (!insn->indirect)
-		return !via_switch && insn->ref == (uintptr_t)callee;
+		return !via_switch && (insn->ref == (uintptr_t)s->callee ||
+				       insn->ref == s->callee_code);
 	if (via_switch)
-		return insn->ref == (uintptr_t)callee;
-	return !mv_mem_read(&slot, (void *)insn->ref, sizeof slot) && slot == callee;
+		return insn->ref == (uintptr_t)s->callee;
+	return holds_callee(s, insn->ref);
+}
+
+/*
+ * A call into the module's PLT (a shared object calling an exported
+ * function) reaches the generic through a GOT slot.  The site is ours if
+ * the target is a PLT entry; it is patched only while the slot holds the
+ * generic, which with lazy binding is after the first call, and never if
+ * another module's definition interposes.
+ */
+static int via_plt(struct mv_site *s)
+{
+	uint8_t stub[MV_ARCH_PLT_MAX];
+	uintptr_t slot;
+
+	if (mv_mem_read(stub, (void *)s->insn.ref, sizeof stub) ||
+	    mv_arch_plt_slot(stub, s->insn.ref, &slot))
+		return 0;
+	s->plt_slot = slot;
+	return 1;
+}
+
+static int plt_resolved(const struct mv_site *s)
+{
+	return holds_callee(s, s->plt_slot);
 }
 
 /* Decodes a site once its callee is known; one that is not the promised
  * call is reported now and never written.  name is the callee's. */
-void mv_site_resolve(struct mv_site *s, int via_switch, const char *name)
+void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 {
+	int via_switch = !f;
+
 	struct mv_area *a = &s->area;
 	uint8_t *addr = a->addr;
 	char hex[3 * MV_AREA_MAX];
@@ -37,9 +74,14 @@ void mv_site_resolve(struct mv_site *s, int via_switch, const char *name)
 		mv_report("site %p calling %s is not readable; left alone", (void *)addr, name);
 		return;
 	}
+	if (f)
+		s->callee_code = (uintptr_t)f->desc->entry -
+			(f->desc->flags & MV_FN_ENTRY_AFTER_ENDBR ? 4 : 0);
 	if (!mv_arch_decode(a->orig, a->len, (uintptr_t)addr, &s->insn)) {
 		a->len = s->insn.len;
-		if (refers_to(&s->insn, s->callee, via_switch))
+		if (refers_to(s, via_switch))
+			return;
+		if (!via_switch && !s->insn.indirect && via_plt(s))
 			return;
 	}
 	a->state = MV_AREA_INVALID;
@@ -61,6 +103,8 @@ int mv_site_point(struct mv_site *s, const void *body,
 
 	if (s->area.state < MV_AREA_ORIG)
 		return 0;
+	if (body && s->plt_slot && !plt_resolved(s))
+		body = 0;
 	if (body && inl && !mv_arch_inline(buf, &s->insn, inl)) {
 		state = MV_AREA_INLINED;
 	} else if (body && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)body)) {

@@ -87,11 +87,22 @@ static int merge_vars(const struct mv_module *m)
 			if (mv.vars[k - 1].width != v->width || mv.vars[k - 1].flags != v->flags)
 				mv_report("switch %s is declared differently in two units; the first declaration wins",
 					  v->name);
+			if (v->owned_name)
+				free((char *)v->name);
 			continue;
 		}
 		mv.vars[k++] = *v;
 	}
 	mv.n_vars = k;
+	/* A switch may outlive the module whose record named it first. */
+	for (size_t i = 0; i < mv.n_vars; i++)
+		if (!mv.vars[i].owned_name) {
+			char *name = strdup(mv.vars[i].name);
+			if (!name)
+				return -ENOMEM;
+			mv.vars[i].name = name;
+			mv.vars[i].owned_name = 1;
+		}
 	return 0;
 }
 
@@ -223,7 +234,7 @@ void mv_link(void)
 		*n = j - i;
 		for (size_t k = i; k < j; k++)
 			if (mv.sites[k].area.state == MV_AREA_UNRESOLVED)
-				mv_site_resolve(&mv.sites[k], !f, name);
+				mv_site_resolve(&mv.sites[k], f, name);
 	}
 	publish_known();
 }
@@ -268,4 +279,39 @@ struct mv_fn *mv_find_fn(const void *generic)
 			hi = mid;
 	}
 	return 0;
+}
+
+static int in(const struct mv_span *spans, size_t n, const void *p)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((uintptr_t)p >= spans[i].lo && (uintptr_t)p < spans[i].hi)
+			return 1;
+	return 0;
+}
+
+/* Drops the records of module m, which is being unloaded: its functions,
+ * the switches that live in it, and every site in it or calling into it.
+ * Order is kept, so the tables stay sorted. */
+void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < mv.n_vars; i++) {
+		if (in(spans, n, mv.vars[i].addr)) {
+			free((char *)mv.vars[i].name);
+			continue;
+		}
+		mv.vars[k++] = mv.vars[i];
+	}
+	mv.n_vars = k;
+	k = 0;
+	for (size_t i = 0; i < mv.n_fns; i++)
+		if (!(mv.fns[i].desc >= m->fn && mv.fns[i].desc < m->fn_end))
+			mv.fns[k++] = mv.fns[i];
+	mv.n_fns = k;
+	k = 0;
+	for (size_t i = 0; i < mv.n_sites; i++)
+		if (!in(spans, n, mv.sites[i].area.addr) && !in(spans, n, mv.sites[i].callee))
+			mv.sites[k++] = mv.sites[i];
+	mv.n_sites = k;
 }

@@ -1,0 +1,149 @@
+/*
+ * Modules that come and go: shared objects loaded with dlopen() after a
+ * commit, and modules being unloaded by dlclose().
+ *
+ * Loading.  A module that registers after multiverse_commit() (and before
+ * a whole-program revert) is bound at once, from its constructor: its
+ * functions to the switches' current values, its call sites to the body
+ * each callee reaches now.  Functions already committed are not
+ * selected again, since a switch written since the last commit must still
+ * have no effect until the next one.
+ *
+ * Unloading.  The module's destructor unregisters it while its code is
+ * still mapped.  First every area *outside* the module that reaches into
+ * it is restored: sites of its functions, sites bound to one of its
+ * variants or to a function-pointer target inside it, and functions whose
+ * committed variant was chosen by one of its switches.  Then its records
+ * leave the tables.  Areas inside the module are not written, since they
+ * are about to disappear, so unloading at process exit writes nothing.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+#include "platform.h"
+
+static int fn_in(const struct mv_fn *f, const struct mv_module *m)
+{
+	return f->desc >= m->fn && f->desc < m->fn_end;
+}
+
+static int bind_module(void *ctx)
+{
+	const struct mv_module *m = ctx;
+	int err = 0;
+
+	for (size_t i = 0; i < mv.n_fns && err >= 0; i++) {
+		struct mv_fn *f = &mv.fns[i];
+
+		if (fn_in(f, m))
+			err = mv_apply_fn(f, mv_selected(f));
+		else if (f->active != f->generic)
+			err = mv_apply_fn(f, f->active);     /* new sites only */
+	}
+	for (size_t i = 0; i < mv.n_vars && err >= 0; i++)
+		if (mv.vars[i].flags & MV_VAR_FNPTR && mv.vars[i].active)
+			err = mv_apply_fnptr(&mv.vars[i], mv.vars[i].active);
+	return err < 0 ? err : 0;
+}
+
+/* Before any commit the module only waits to be merged by the next API
+ * call, so start-up stays cheap. */
+int mv_module_loaded(const struct mv_module *m)
+{
+	int err;
+
+	if (!mv_committed_all)
+		return 0;
+	err = mv_sync();
+	if (err >= 0)
+		err = mv_batch(bind_module, (void *)m);
+	return err < 0 ? err : 0;
+}
+
+struct unload {
+	const struct mv_module *m;
+	struct mv_span spans[MV_SPANS_MAX];
+	size_t n;
+};
+
+static int in_spans(const struct unload *u, const void *p)
+{
+	for (size_t i = 0; i < u->n; i++)
+		if ((uintptr_t)p >= u->spans[i].lo && (uintptr_t)p < u->spans[i].hi)
+			return 1;
+	return 0;
+}
+
+static int reads_switch_in(const struct mv_fn *f, const struct unload *u)
+{
+	for (uint32_t i = 0; i < f->desc->n_variants; i++) {
+		const struct mv_desc_variant *v = &f->desc->variants[i];
+		for (uint32_t g = 0; g < v->n_guards; g++)
+			if (in_spans(u, v->guards[g].var))
+				return 1;
+	}
+	return 0;
+}
+
+/* Restores the sites of a run that lie outside the module. */
+static int restore_sites(const struct unload *u, size_t site0, size_t n,
+			 const char *name)
+{
+	for (size_t i = site0; i < site0 + n; i++) {
+		struct mv_site *s = &mv.sites[i];
+		int err;
+
+		if (in_spans(u, s->area.addr))
+			continue;
+		err = mv_site_point(s, 0, 0, name);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int let_go(void *ctx)
+{
+	const struct unload *u = ctx;
+	int err = 0;
+
+	for (size_t i = 0; i < mv.n_fns && !err; i++) {
+		struct mv_fn *f = &mv.fns[i];
+
+		if (fn_in(f, u->m)) {
+			err = restore_sites(u, f->site0, f->n_sites, f->desc->name);
+		} else if (f->active != f->generic &&
+			   (in_spans(u, f->active) || reads_switch_in(f, u))) {
+			err = mv_apply_fn(f, 0);
+			err = err < 0 ? err : 0;
+		}
+	}
+	for (size_t i = 0; i < mv.n_vars && !err; i++) {
+		struct mv_var *v = &mv.vars[i];
+
+		if (!(v->flags & MV_VAR_FNPTR) || !v->active)
+			continue;
+		if (in_spans(u, v->addr) || in_spans(u, v->active)) {
+			err = restore_sites(u, v->site0, v->n_sites, v->name);
+			v->active = 0;
+		}
+	}
+	return err;
+}
+
+int mv_module_unloading(const struct mv_module *m)
+{
+	struct unload u = { .m = m };
+	const void *inside = m->fn < m->fn_end ? (const void *)m->fn :
+			     m->var < m->var_end ? (const void *)m->var :
+						   (const void *)m->site;
+	int err;
+
+	u.n = mv_module_spans(inside, u.spans, MV_SPANS_MAX);
+	err = mv_batch(let_go, &u);
+	if (err < 0)
+		return err;
+	mv_forget(m, u.spans, u.n);
+	mv_link();
+	return 0;
+}
