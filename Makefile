@@ -71,6 +71,13 @@ clean:
 
 .PHONY: all install test demo clean
 
+# Benchmark suite (bench/README.md): `make bench` runs all of it, `make
+# bench QUICK=1` a shorter run.  Tables, CSV and plots go to bench/results/.
+bench: all
+	bench/run.sh $(if $(filter-out 0,$(QUICK)),--quick)
+
+.PHONY: bench
+
 # Soak test, not part of `make test`: tests/live/stress.c built with -DSOAK
 # (8 worker threads for 300 s) while commit and revert rewrite the code
 # under them.  MV_STRESS_WORKERS and MV_STRESS_SECONDS override, e.g.

@@ -14,6 +14,7 @@ command -v make >/dev/null 2>&1 || missing="$missing make"
 command -v gcc-12 >/dev/null 2>&1 || missing="$missing gcc-12"
 command -v g++-12 >/dev/null 2>&1 || missing="$missing g++-12"
 command -v timeout >/dev/null 2>&1 || missing="$missing coreutils"
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 if ! command -v gcc-12 >/dev/null 2>&1 ||
    [ ! -f "$(gcc-12 -print-file-name=plugin)/include/gcc-plugin.h" ]; then
 	missing="$missing gcc-12-plugin-dev"

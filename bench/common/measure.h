@@ -1,0 +1,68 @@
+/*
+ * Timed loops for the micro-benchmarks.  Every loop.c includes this and
+ * defines its loops with DEFINE_WARM and DEFINE_COLD, so all candidates,
+ * and the empty loop that is subtracted from them, run the same loop code.
+ *
+ * Cycles are TSC ticks read with rdtsc between lfences: lfence waits until
+ * every earlier instruction has completed locally, so the measured calls
+ * can neither start before the first read nor finish after the second.
+ * (Linux's rdtsc_ordered does the same; the paper used it.)
+ */
+#ifndef BENCH_MEASURE_H
+#define BENCH_MEASURE_H
+
+#include <stdint.h>
+#include <x86intrin.h>
+
+/* Gives each build's symbols a prefix: N(spin_irq_lock) is
+ * static_up_spin_irq_lock when compiled with -DK=static_up, so that all
+ * builds of one source link into one program and are measured in turn. */
+#define BENCH_CAT2(a, b) a##_##b
+#define BENCH_CAT(a, b) BENCH_CAT2(a, b)
+#define N(name) BENCH_CAT(K, name)
+
+static inline uint64_t tsc_ordered(void)
+{
+	_mm_lfence();
+	uint64_t t = __rdtsc();
+	_mm_lfence();
+	return t;
+}
+
+/* Keeps the compiler from deleting or merging loop iterations, also in
+ * the empty loop. */
+#define barrier() __asm__ volatile("" ::: "memory")
+
+/* Thrashes the branch predictors: defined in common/disturb.c. */
+void disturb_predictors(void);
+
+/* N(warm_op)(n): ticks for n back-to-back executions of body.  The
+ * branch predictor is as warm as it gets. */
+#define DEFINE_WARM(op, body)                                 \
+	uint64_t N(warm_##op)(long n)                         \
+	{                                                     \
+		uint64_t t0 = tsc_ordered();                  \
+		for (long i = 0; i < n; i++) {                \
+			body;                                 \
+			barrier();                            \
+		}                                             \
+		return tsc_ordered() - t0;                    \
+	}
+
+/* N(cold_op)(n): summed ticks of n executions of body, each timed on
+ * its own right after disturb_predictors() ran. */
+#define DEFINE_COLD(op, body)                                 \
+	uint64_t N(cold_##op)(long n)                         \
+	{                                                     \
+		uint64_t sum = 0;                             \
+		for (long i = 0; i < n; i++) {                \
+			disturb_predictors();                 \
+			uint64_t t0 = tsc_ordered();          \
+			body;                                 \
+			barrier();                            \
+			sum += tsc_ordered() - t0;            \
+		}                                             \
+		return sum;                                   \
+	}
+
+#endif

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The benchmark suite: `make bench` (full) or `make bench QUICK=1` (quick,
+# under 2 minutes on a 2-core machine) run this.  Builds everything, runs
+# every benchmark, prints the summary (tools/report.py) and writes CSV and
+# PNG files to bench/results/.  See README.md for what each part measures.
+#
+#   bench/run.sh [--quick]
+#
+# Installs what it needs and is missing: valgrind (apt-get) for the
+# instruction counts, matplotlib (pip) for the plots.  Without them the
+# run goes on and says what it could not do.  No timing is ever checked
+# here: the report says which targets the numbers meet.
+set -euo pipefail
+cd "$(dirname "$0")"
+export LC_ALL=C
+
+quick=0
+[ "${1:-}" = --quick ] && quick=1
+R=results
+mkdir -p "$R"
+rm -f "$R"/*.csv "$R"/*.png "$R"/report.txt "$R"/meta.txt
+
+start=$SECONDS
+say() { printf '\n== [%3ds] %s\n' $((SECONDS - start)) "$*"; }
+
+# --- tools ---------------------------------------------------------------
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
+if ! command -v valgrind >/dev/null; then
+	say "installing valgrind (instruction counts)"
+	as_root apt-get update -qq >/dev/null 2>&1 || true
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null 2>&1 ||
+		echo "could not install valgrind: instruction counts will be missing"
+fi
+if ! python3 -c 'import matplotlib' 2>/dev/null; then
+	say "installing matplotlib (plots)"
+	python3 -m pip install --quiet matplotlib >/dev/null 2>&1 ||
+		echo "could not install matplotlib: plots will be missing"
+fi
+
+# --- build ---------------------------------------------------------------
+say "building the toolchain and the benchmark programs"
+make -s -C .. all
+make -s -j"$(nproc)" programs
+
+# Pin to one CPU: no migrations in the middle of a sample.
+pin=()
+if command -v taskset >/dev/null && [ "$(nproc)" -gt 1 ]; then
+	pin=(taskset -c "$(($(nproc) - 1))")
+fi
+
+# Each micro-benchmark program runs in several processes, cycling through
+# its code layouts (see tools/aggregate.py and tools/link_order.py for
+# why); each process measures all its candidates round-robin.
+if [ $quick = 1 ]; then
+	procs=8
+	micro=(--rounds 100 --inner 1000 --cold-inner 20)
+	lat=(--sites 1000,10000,100000 --functions-sweep 1,100,1000 --reps 5 --procs 3)
+	size=(--quick)
+	ctime=(--reps 3 --functions 200 --sites 2000)
+else
+	procs=24
+	micro=(--rounds 500 --inner 1000 --cold-inner 50)
+	lat=(--sites 1000,10000,100000 --functions-sweep 1,10,100,1000,10000 --reps 20 --procs 5)
+	size=()
+	ctime=(--reps 10)
+fi
+
+{
+	echo "Multiverse benchmark suite, $([ $quick = 1 ] && echo quick || echo full) run, $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "commit $(git -C .. rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C .. diff --quiet 2>/dev/null || echo ' (with local changes)')"
+	echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cpus; $(uname -sr)"
+	echo "load average at start: $(cut -d" " -f1-3 /proc/loadavg) (other processes share this machine)"
+	echo "compiler: $(${CC:-gcc-12} --version | head -1); micro: $procs processes over 8 code layouts, each ${micro[*]}"
+} >"$R/meta.txt"
+
+# --- micro-benchmarks: cycles --------------------------------------------
+say "micro-benchmarks: cycles ($procs processes x ${micro[*]})"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for b in spinlock pvops tailcall; do
+	for p in $(seq "$procs"); do
+		layout=$(((p - 1) % 8))   # the Makefile's LAYOUTS
+		"${pin[@]}" build/bin/$b-$layout "${micro[@]}" --samples "$tmp/$b.$p.samples" \
+			>"$tmp/$b.$p.csv"
+	done
+	python3 tools/aggregate.py "$tmp/$b.csv" "$tmp/$b.1.csv" "$tmp"/$b.*.samples
+done
+# One file, one header.
+{ head -n 1 "$tmp/spinlock.csv"; for b in spinlock pvops tailcall; do tail -n +2 "$tmp/$b.csv"; done; } >"$R/micro.csv"
+
+# --- micro-benchmarks: instructions --------------------------------------
+say "micro-benchmarks: instructions (callgrind)"
+if command -v valgrind >/dev/null; then
+	for b in spinlock pvops tailcall; do
+		python3 tools/callgrind_counts.py build/bin/$b-0 --csv "$R/instructions.csv"
+	done
+else
+	echo "valgrind missing: no instruction counts"
+fi
+
+# --- commit latency, size, compile time ----------------------------------
+say "commit/revert latency and start-up"
+python3 tools/latency.py "${lat[@]}" --csv "$R/latency.csv"
+say "binary size"
+python3 tools/size.py "${size[@]}" --csv "$R/size.csv"
+say "compile time"
+python3 tools/compile_time.py "${ctime[@]}" --csv "$R/compile_time.csv"
+
+# --- summary and plots ---------------------------------------------------
+say "summary"
+python3 tools/report.py "$R" | tee "$R/report.txt"
+say "plots"
+status=0
+python3 tools/plot.py "$R" || status=$?
+if [ $status = 3 ]; then
+	echo "NO PLOTS: matplotlib is not available and could not be installed; the CSV files are complete"
+elif [ $status != 0 ]; then
+	echo "NO PLOTS: tools/plot.py failed (status $status); the CSV files are complete"
+fi
+echo "results: $(cd "$R" && pwd) (suite took $((SECONDS - start)) s)"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Smoke test of the benchmark suite: builds every benchmark program and
+# runs each for a tiny iteration count (no valgrind, no timing checked),
+# then feeds the output through the scripts that make the report.  Exits
+# non-zero on the first failure.  Under 20 seconds.
+#
+#   bench/smoke.sh          (after `make` at the top of the tree)
+set -euo pipefail
+cd "$(dirname "$0")"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "bench smoke: FAIL: $*" >&2; exit 1; }
+
+make -s -j"$(nproc)" programs >"$tmp/build.log" 2>&1 ||
+	{ cat "$tmp/build.log" >&2; fail "building the benchmark programs"; }
+
+# Each program: its candidates' setup checks (commit worked, the code does
+# what the mode says), then a few samples of every candidate.
+for b in spinlock pvops tailcall; do
+	build/bin/$b-0 --rounds 3 --inner 10 --cold-inner 2 --samples "$tmp/$b.samples" \
+		>"$tmp/$b.csv" || fail "$b exited with status $?"
+	rows=$(grep -c ",warm," "$tmp/$b.csv" || true)
+	[ "$rows" -ge 2 ] || fail "$b printed $rows warm rows"
+	python3 tools/aggregate.py "$tmp/$b.agg.csv" "$tmp/$b.csv" "$tmp/$b.samples" ||
+		fail "aggregating $b"
+done
+cp "$tmp/spinlock.agg.csv" "$tmp/micro.csv"
+
+# A generated program with 1,000 call sites: start-up, commit, revert.
+python3 tools/latency.py --sites 1000 --reps 1 --csv "$tmp/latency.csv" >"$tmp/latency.log" ||
+	{ cat "$tmp/latency.log" >&2; fail "commit latency on 1,000 sites"; }
+
+python3 tools/report.py "$tmp" >"$tmp/report.txt" || fail "tools/report.py"
+grep -q "Targets" "$tmp/report.txt" || fail "report has no targets section"
+echo "bench smoke: ok"

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Instructions per iteration of every candidate of a micro-benchmark,
+counted by callgrind (deterministic, unlike cycles).
+
+    callgrind_counts.py PROGRAM [--iters N] [--csv FILE]
+
+Runs PROGRAM --count N under callgrind.  The program dumps callgrind's
+counters after running each candidate's warm loop for N and for 2N
+iterations (common/harness.c); the difference of the two dumps is the
+cost of exactly N iterations, free of constant costs.  net_ir subtracts
+the empty loop's count.  --smc-check=all makes valgrind notice code the
+runtime patches; without it, valgrind could keep running its translation
+of the unpatched code.
+"""
+import argparse
+import csv
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def dumps(directory):
+    """Yields (name, Ir) for every client-request dump."""
+    paths = glob.glob(os.path.join(directory, "cg.out.*"))
+    # In dump order, which is the program's candidate order.
+    for path in sorted(paths, key=lambda p: int(p.rsplit(".", 1)[1])):
+        name = total = None
+        with open(path) as fh:
+            for line in fh:
+                m = re.match(r"desc: Trigger: Client Request: (.*)", line)
+                if m:
+                    name = m.group(1).strip()
+                m = re.match(r"totals: (\d+)", line)
+                if m:
+                    total = int(m.group(1))
+        if name and total is not None:
+            yield name, total
+
+
+def count(program, iters):
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = ["valgrind", "--tool=callgrind", "--smc-check=all",
+               "--callgrind-out-file=" + os.path.join(tmp, "cg.out"),
+               program, "--count", str(iters)]
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            sys.exit(f"{' '.join(cmd)} failed:\n{r.stderr[-2000:]}")
+        runs = {}  # insertion-ordered: candidate order
+        for name, total in dumps(tmp):
+            *key, n = name.split("|")
+            runs.setdefault(tuple(key), {})[int(n)] = total
+    per_iter = {}
+    for key, by_n in runs.items():
+        if set(by_n) != {iters, 2 * iters}:
+            sys.exit(f"incomplete dumps for {key}: {sorted(by_n)}")
+        per_iter[key] = (by_n[2 * iters] - by_n[iters]) / iters
+    return per_iter
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("program")
+    ap.add_argument("--iters", type=int, default=1000)
+    ap.add_argument("--csv", help="append rows here (header if new)")
+    a = ap.parse_args()
+    per_iter = count(a.program, a.iters)
+    empty = [v for k, v in per_iter.items() if k[0] == "empty"]
+    base = empty[0] if empty else 0.0
+    rows = [list(k) + [f"{v:.3f}", f"{v - base:.3f}"] for k, v in per_iter.items()]
+    header = ["bench", "op", "build", "mode", "ir_per_iter", "net_ir"]
+    out = open(a.csv, "a", newline="") if a.csv else sys.stdout
+    w = csv.writer(out)
+    if not a.csv or os.path.getsize(a.csv) == 0:
+        w.writerow(header)
+    w.writerows(rows)
+
+
+if __name__ == "__main__":
+    main()
