@@ -188,12 +188,65 @@ int mv_trap_install(void)
 	return 0;
 }
 
-/* Without process_vm_readv (seccomp, old kernels) we trust the address. */
+/*
+ * Reading descriptors' addresses: almost always the text of a loaded
+ * object.  The readable segments of every object are cached (refreshed
+ * before the tables read new descriptors, and after an unload) and read
+ * with memcpy; anything else goes through process_vm_readv(), which fails
+ * cleanly on unmapped memory.  Without it (seccomp, old kernels) we trust
+ * the address.
+ */
+static struct mv_span *readable;
+static size_t n_readable, cap_readable;
+
+static int add_readable(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size, (void)data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_R))
+			continue;
+		if (n_readable == cap_readable) {
+			size_t cap = cap_readable ? 2 * cap_readable : 64;
+			struct mv_span *r = realloc(readable, cap * sizeof *r);
+			if (!r)
+				return 1;
+			readable = r;
+			cap_readable = cap;
+		}
+		readable[n_readable++] = (struct mv_span){ lo, lo + ph->p_memsz };
+	}
+	return 0;
+}
+
+void mv_mem_refresh(void)
+{
+	n_readable = 0;
+	dl_iterate_phdr(add_readable, NULL);
+}
+
+static int is_readable(const void *src, size_t len)
+{
+	uintptr_t a = (uintptr_t)src;
+
+	for (size_t i = 0; i < n_readable; i++)
+		if (a >= readable[i].lo && a + len <= readable[i].hi)
+			return 1;
+	return 0;
+}
+
 int mv_mem_read(void *dst, const void *src, size_t len)
 {
 	struct iovec to = { dst, len }, from = { (void *)src, len };
-	ssize_t n = process_vm_readv(getpid(), &to, 1, &from, 1, 0);
+	ssize_t n;
 
+	if (is_readable(src, len)) {
+		memcpy(dst, src, len);
+		return 0;
+	}
+	n = process_vm_readv(getpid(), &to, 1, &from, 1, 0);
 	if (n == (ssize_t)len)
 		return 0;
 	if (n < 0 && errno != EFAULT) {

@@ -43,4 +43,8 @@ size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max);
  * negative errno value (not reported). */
 int mv_mem_read(void *dst, const void *src, size_t len);
 
+/* Relearns which memory is mapped, for mv_mem_read(); call it whenever
+ * objects may have been loaded or unloaded. */
+void mv_mem_refresh(void);
+
 #endif

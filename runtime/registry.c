@@ -105,6 +105,7 @@ MV_API int __multiverse_unregister_module(uint32_t version,
 	if (m) {
 		if (m->merged)
 			err = mv_module_unloading(&m->d);
+		mv_mem_refresh();   /* the module's memory may be gone soon */
 		*p = m->next;
 		if (modules_end == &m->next)
 			modules_end = p;
@@ -119,6 +120,7 @@ int mv_sync(void)
 {
 	if (!dirty)
 		return 0;
+	mv_mem_refresh();
 	for (struct module *m = modules; m; m = m->next) {
 		if (m->merged)
 			continue;
