@@ -27,10 +27,11 @@
  *   merge.cc       after the early optimizations: drop variants whose
  *                  bodies became identical and widen the survivor's guard;
  *   sites.cc       after expand: make calls through fn-pointer switches
- *                  patchable; before final: plant the generic's entry NOP
- *                  and label every call site;
+ *                  patchable; before branch shortening: plant the
+ *                  generic's entry NOP and label every call site;
  *   descriptors.cc at the end of the unit: emit the descriptor sections
- *                  (format in runtime/descriptor.h).
+ *                  (format in runtime/descriptor.h); at IPA time, the
+ *                  constructor and destructor that register the module.
  */
 #include "multiverse.h"
 #include "plugin-version.h"
