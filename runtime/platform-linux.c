@@ -156,8 +156,10 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ctx)
 	ucontext_t *uc = ctx;
 	greg_t *r = uc->uc_mcontext.gregs;
 
-	/* int3 reports SI_KERNEL; kill(), raise() and single steps do not. */
-	if (si->si_code == SI_KERNEL) {
+	/* int3 reports SI_KERNEL (TRAP_BRKPT under valgrind); kill(),
+	 * raise() and single steps report other codes.  Whether the trap is
+	 * ours is then decided by its address (poke.c). */
+	if (si->si_code == SI_KERNEL || si->si_code == TRAP_BRKPT) {
 		struct mv_cpu cpu = { r[REG_RIP], r[REG_RSP], r[REG_RAX] };
 
 		if (mv_poke_trap(&cpu)) {

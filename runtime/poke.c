@@ -23,7 +23,7 @@
  * A thread whose trap is handled only after step 4 (it was descheduled in
  * between) finds no breakpoint any more.  The handler sends it back to the
  * area's first byte to run what is there now.  For that, mv_poke_known()
- * keeps the address of every area the runtime may patch.
+ * publishes the address of every area the runtime may patch.
  *
  * Each step does one write per page it touches, not one per area; the
  * bytes between areas are rewritten with their own values.
@@ -93,18 +93,27 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 	return 0;
 }
 
-/* Called with the tables' lock held whenever the set of areas changes.
- * The previous array is never freed: a late trap handler may be reading
- * it, and it only grows with the modules. */
+/* Trap handlers count themselves in before they load a published
+ * pointer, so once a pointer is swapped and the count has been zero, no
+ * handler still holds the old value. */
+static void wait_for_handlers(void)
+{
+	while (__atomic_load_n(&handlers_busy, __ATOMIC_SEQ_CST))
+		sched_yield();
+}
+
+/* Called with the tables' lock held whenever the set of areas changes. */
 int mv_poke_known(const uintptr_t *sorted, size_t n)
 {
-	struct known *k = malloc(sizeof *k + n * sizeof *k->addr);
+	struct known *k = malloc(sizeof *k + n * sizeof *k->addr), *old;
 
 	if (!k)
 		return mv_error(-ENOMEM, "out of memory building the trap tables");
 	k->n = n;
 	memcpy(k->addr, sorted, n * sizeof *sorted);
-	__atomic_store_n(&known, k, __ATOMIC_SEQ_CST);
+	old = __atomic_exchange_n(&known, k, __ATOMIC_SEQ_CST);
+	wait_for_handlers();
+	free(old);
 	return 0;
 }
 
@@ -316,8 +325,7 @@ static int write_live(void)
 		}
 	}
 	__atomic_store_n(&published, NULL, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&handlers_busy, __ATOMIC_SEQ_CST))
-		sched_yield();
+	wait_for_handlers();
 	free(b);
 	return err;
 }
