@@ -18,6 +18,7 @@ import subprocess
 import sys
 
 import genbuild
+from results import latency_table
 
 WORK = os.path.join(genbuild.BENCH, "build", "gen")
 LATENCY_OBJ = os.path.join(genbuild.BENCH, "build", "latency.o")
@@ -62,12 +63,7 @@ def main():
     for sites, functions in runs:
         rows += measure(sites, functions, a.reps, a.procs)
 
-    print(f"{'sites':>8} {'functions':>9} {'op':<13} {'min µs':>10} {'median µs':>10}"
-          f" {'µs/site':>8} {'µs/function':>11}")
-    for r in rows:
-        s, f, med = int(r["sites"]), int(r["functions"]), float(r["median_us"])
-        print(f"{s:>8} {f:>9} {r['op']:<13} {float(r['min_us']):>10.1f} {med:>10.1f}"
-              f" {med / s:>8.3f} {med / f:>11.2f}")
+    latency_table(rows)
     if a.csv:
         new = not os.path.exists(a.csv) or os.path.getsize(a.csv) == 0
         with open(a.csv, "a", newline="") as fh:

@@ -7,9 +7,10 @@ Writes micro_cycles.png, micro_instructions.png, latency.png, size.png
 and compile_time.png next to the CSV files, for whichever CSV exists.
 Exits 3 if matplotlib cannot be imported, so run.sh can say so.
 """
-import csv
 import os
 import sys
+
+from results import read
 
 try:
     import matplotlib
@@ -17,14 +18,6 @@ try:
     import matplotlib.pyplot as plt
 except ImportError:
     sys.exit(3)
-
-
-def read(results, name):
-    path = os.path.join(results, name)
-    if not os.path.exists(path):
-        return None
-    with open(path, newline="") as fh:
-        return list(csv.DictReader(fh))
 
 
 SHORT_OP = {"tail call": "tail call", "call via pointer to generic": "via ptr to generic",

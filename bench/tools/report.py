@@ -6,9 +6,10 @@ missed target is reported, not an error.
 
     report.py RESULTS_DIR
 """
-import csv
 import os
 import sys
+
+from results import latency_table, read
 
 # The paper's Figure 1 (avg. TSC cycles per spin_irq_lock call; §6.1 says
 # its Figure 4 shows the same lock+unlock build comparison).
@@ -20,14 +21,6 @@ CYCLE_TOLERANCE = 0.02                     # committed within 2% of static
 # Which static build a committed (or other) candidate is held against.
 BASELINE = {"spinlock": "static", "pvops": "static", "tailcall": "static"}
 DYNAMIC = {"spinlock": "dynamic", "pvops": "indirect", "tailcall": "dynamic"}
-
-
-def read(results, name):
-    path = os.path.join(results, name)
-    if not os.path.exists(path):
-        return None
-    with open(path, newline="") as fh:
-        return list(csv.DictReader(fh))
 
 
 def f(x, fmt="{:.2f}"):
@@ -156,12 +149,7 @@ def print_targets(idx):
 
 def print_latency(rows):
     print("\nCommit/revert latency and start-up (generated programs; µs, wall clock)")
-    print(f"  {'sites':>7} {'functions':>9} {'op':<13} {'min':>9} {'median':>9} {'µs/site':>8}"
-          f" {'µs/function':>11}")
-    for r in rows:
-        s, fn, med = int(r["sites"]), int(r["functions"]), float(r["median_us"])
-        print(f"  {s:>7} {fn:>9} {r['op']:<13} {float(r['min_us']):>9.1f}"
-              f" {med:>9.1f} {med / s:>8.3f} {med / fn:>11.2f}")
+    latency_table(rows, "  ")
     print(f"  paper: {PAPER_SITES} sites patched in about {PAPER_PATCH_MS:.0f} ms"
           f" ({1000 * PAPER_PATCH_MS / PAPER_SITES:.1f} µs/site, Linux kernel)")
 
