@@ -94,6 +94,7 @@ int mv_sync(void);            /* merge modules registered since last time */
 int mv_merge(const struct mv_module *m);
 void mv_link(void);           /* attach sites to their callees */
 void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n);
+int mv_in_spans(const struct mv_span *spans, size_t n, const void *p);
 struct mv_var *mv_find_var(const void *addr);
 struct mv_fn *mv_find_fn(const void *generic);
 

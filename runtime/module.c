@@ -68,10 +68,7 @@ struct unload {
 
 static int in_spans(const struct unload *u, const void *p)
 {
-	for (size_t i = 0; i < u->n; i++)
-		if ((uintptr_t)p >= u->spans[i].lo && (uintptr_t)p < u->spans[i].hi)
-			return 1;
-	return 0;
+	return mv_in_spans(u->spans, u->n, p);
 }
 
 static int reads_switch_in(const struct mv_fn *f, const struct unload *u)

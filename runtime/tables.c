@@ -281,7 +281,7 @@ struct mv_fn *mv_find_fn(const void *generic)
 	return 0;
 }
 
-static int in(const struct mv_span *spans, size_t n, const void *p)
+int mv_in_spans(const struct mv_span *spans, size_t n, const void *p)
 {
 	for (size_t i = 0; i < n; i++)
 		if ((uintptr_t)p >= spans[i].lo && (uintptr_t)p < spans[i].hi)
@@ -297,7 +297,7 @@ void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
 	size_t k = 0;
 
 	for (size_t i = 0; i < mv.n_vars; i++) {
-		if (in(spans, n, mv.vars[i].addr)) {
+		if (mv_in_spans(spans, n, mv.vars[i].addr)) {
 			free((char *)mv.vars[i].name);
 			continue;
 		}
@@ -311,7 +311,8 @@ void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
 	mv.n_fns = k;
 	k = 0;
 	for (size_t i = 0; i < mv.n_sites; i++)
-		if (!in(spans, n, mv.sites[i].area.addr) && !in(spans, n, mv.sites[i].callee))
+		if (!mv_in_spans(spans, n, mv.sites[i].area.addr) &&
+		    !mv_in_spans(spans, n, mv.sites[i].callee))
 			mv.sites[k++] = mv.sites[i];
 	mv.n_sites = k;
 }
