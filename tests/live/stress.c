@@ -75,15 +75,10 @@ int main(void)
 	t0 = live_now();
 	do {
 		const char *what;
-		int r;
+		int r = workload_step(&s, &what);
 
-		if (live_rand(&s) & 1)
-			workload_flip(&s);
-		r = workload_api(&s, &what);
-		if (r < 0) {
-			LIVE_FAIL("%s returned %d: %s", what, r, multiverse_last_error());
+		if (r < 0)
 			break;
-		}
 		ops++;
 		changes += r;
 		commits += strstr(what, "commit") != NULL;

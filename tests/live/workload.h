@@ -267,6 +267,21 @@ static inline int workload_api(unsigned *s, const char **what)
 	}
 }
 
+/* One step of a committer thread: sometimes new switch values, then one
+ * API call.  Returns the call's result; a failed call is reported and
+ * returns a negative value.  *what names the call. */
+static inline int workload_step(unsigned *s, const char **what)
+{
+	int r;
+
+	if (live_rand(s) & 1)
+		workload_flip(s);
+	r = workload_api(s, what);
+	if (r < 0)
+		LIVE_FAIL("%s returned %d: %s", *what, r, multiverse_last_error());
+	return r;
+}
+
 /* Every path gives exactly the results of one configuration (used while
  * that configuration is committed, or on the generics with the switches
  * holding it). */
