@@ -181,7 +181,7 @@ int main(void)
 	pthread_t t[THREADS];
 
 	live_guard(30);
-	LIVE_CHECK_EQ(live_text_diffs(), 0);
+	LIVE_CHECK_EQ(text_diffs(), 0);
 	for (long i = 0; i < THREADS; i++)
 		pthread_create(&t[i], NULL, api_thread, (void *)i);
 	for (int i = 0; i < THREADS; i++)
@@ -210,7 +210,7 @@ int main(void)
 	/* The revert restores everything, byte for byte. */
 	LIVE_CHECK(multiverse_revert() >= 4);
 	expect_committed(0, 0, 0, 0, 0);
-	LIVE_CHECK_EQ(live_text_diffs(), 0);
+	LIVE_CHECK_EQ(text_diffs(), 0);
 	expect(0, 5, 0, t_add);
 	return live_done("api_threads");
 }

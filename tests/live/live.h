@@ -158,67 +158,9 @@ static inline void live_guard(unsigned seconds)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
-/* --- pristine text --------------------------------------------------------- */
+/* --- pristine text: text_diffs() from the e2e tests ------------------- */
 
-/* The executable file, read once; compared with the executable segments in
- * memory, so a revert that leaves any byte (a jmp, an int3, a NOP) behind
- * is caught. */
-static unsigned char *live_exe;
-static size_t live_exe_len;
-
-static int live_cmp_segments(struct dl_phdr_info *info, size_t size, void *diffs)
-{
-	(void)size;
-	if (info->dlpi_name[0])         /* the executable comes first, unnamed */
-		return 1;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-			continue;
-		if (ph->p_offset + ph->p_filesz > live_exe_len) {
-			*(long *)diffs = -1;
-			return 1;
-		}
-		const unsigned char *mem = (const void *)(info->dlpi_addr + ph->p_vaddr);
-		const unsigned char *disk = live_exe + ph->p_offset;
-		for (size_t j = 0; j < ph->p_filesz; j++)
-			if (mem[j] != disk[j] && *(long *)diffs >= 0) {
-				if (*(long *)diffs < 5)
-					fprintf(stderr, "text differs at %p: %02x, file has %02x\n",
-						(void *)(mem + j), mem[j], disk[j]);
-				++*(long *)diffs;
-			}
-	}
-	return 1;
-}
-
-/* Bytes of executable segments that differ from the file (-1: unreadable). */
-static inline long live_text_diffs(void)
-{
-	long diffs = 0;
-
-	if (!live_exe) {
-		struct stat st;
-		int fd = open("/proc/self/exe", O_RDONLY);
-
-		if (fd < 0 || fstat(fd, &st))
-			return -1;
-		live_exe = malloc(st.st_size);
-		for (ssize_t n = 1; live_exe && n > 0 && live_exe_len < (size_t)st.st_size;
-		     live_exe_len += n > 0 ? n : 0)
-			n = read(fd, live_exe + live_exe_len, st.st_size - live_exe_len);
-		close(fd);
-		if (!live_exe || live_exe_len != (size_t)st.st_size) {
-			free(live_exe);
-			live_exe = NULL;
-			live_exe_len = 0;
-			return -1;
-		}
-	}
-	dl_iterate_phdr(live_cmp_segments, &diffs);
-	return diffs;
-}
+#include "text.h"
 
 /* Ends main: exit status 0 only if nothing failed. */
 static inline int live_done(const char *name)

@@ -110,7 +110,7 @@ int main(void)
 	if (live_failures)
 		return live_done("seccomp_wx");
 
-	LIVE_CHECK_EQ(live_text_diffs(), 0);
+	LIVE_CHECK_EQ(text_diffs(), 0);
 	workload_start(w, 1);
 	for (int i = 0; i < ROUNDS && !live_failures; i++) {
 		int c = i & 1, k = (i >> 1) & 1, h = (i >> 2) & 1;

@@ -45,7 +45,7 @@ int main(void)
 	live_guard((unsigned)seconds + 30);
 
 	/* Reads the executable now, while the text is still pristine. */
-	LIVE_CHECK_EQ(live_text_diffs(), 0);
+	LIVE_CHECK_EQ(text_diffs(), 0);
 
 	/* The workload really holds every kind of site: inlined NOPs and
 	 * movs, branches, sites through the pointer switch, none skipped. */

@@ -325,7 +325,7 @@ static inline void workload_check_pristine(void)
 			LIVE_CHECK_EQ(fi->n_sites_skipped, 0);
 	}
 	LIVE_CHECK_EQ(multiverse_is_committed(&op), 0);
-	LIVE_CHECK_EQ(live_text_diffs(), 0);
+	LIVE_CHECK_EQ(text_diffs(), 0);
 }
 
 #endif

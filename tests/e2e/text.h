@@ -1,0 +1,79 @@
+/*
+ * Whether the executable segments in memory equal the executable file on
+ * disk: after a revert, no byte the runtime wrote (a jmp, an int3, a NOP)
+ * may be left behind.  Shared by the e2e and live tests.
+ */
+#ifndef TEXT_H
+#define TEXT_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The executable file, read once; compared with the executable segments in
+ * memory, so a revert that leaves any byte (a jmp, an int3, a NOP) behind
+ * is caught. */
+static unsigned char *text_file;
+static size_t text_file_len;
+
+static int text_cmp_segments(struct dl_phdr_info *info, size_t size, void *diffs)
+{
+	(void)size;
+	if (info->dlpi_name[0])         /* the executable comes first, unnamed */
+		return 1;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		if (ph->p_offset + ph->p_filesz > text_file_len) {
+			*(long *)diffs = -1;
+			return 1;
+		}
+		const unsigned char *mem = (const void *)(info->dlpi_addr + ph->p_vaddr);
+		const unsigned char *disk = text_file + ph->p_offset;
+		for (size_t j = 0; j < ph->p_filesz; j++)
+			if (mem[j] != disk[j] && *(long *)diffs >= 0) {
+				if (*(long *)diffs < 5)
+					fprintf(stderr, "text differs at %p: %02x, file has %02x\n",
+						(void *)(mem + j), mem[j], disk[j]);
+				++*(long *)diffs;
+			}
+	}
+	return 1;
+}
+
+/* Bytes of executable segments that differ from the file (-1: unreadable). */
+static inline long text_diffs(void)
+{
+	long diffs = 0;
+
+	if (!text_file) {
+		struct stat st;
+		int fd = open("/proc/self/exe", O_RDONLY);
+
+		if (fd < 0 || fstat(fd, &st))
+			return -1;
+		text_file = malloc(st.st_size);
+		for (ssize_t n = 1; text_file && n > 0 && text_file_len < (size_t)st.st_size;
+		     text_file_len += n > 0 ? n : 0)
+			n = read(fd, text_file + text_file_len, st.st_size - text_file_len);
+		close(fd);
+		if (!text_file || text_file_len != (size_t)st.st_size) {
+			free(text_file);
+			text_file = NULL;
+			text_file_len = 0;
+			return -1;
+		}
+	}
+	dl_iterate_phdr(text_cmp_segments, &diffs);
+	return diffs;
+}
+
+#endif
