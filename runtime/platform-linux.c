@@ -1,20 +1,19 @@
 /*
  * Linux user space: writing our own text, synchronizing the other threads,
- * catching the breakpoint traps, reading memory that may be gone.
+ * reading memory that may be gone.  The breakpoint trap is in
+ * platform-linux-trap.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <linux/membarrier.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -123,70 +122,6 @@ int mv_cpu_sync(void)
 {
 	if (membarrier(sync_cmd))
 		return mv_error(-errno, "membarrier: %s", strerror(errno));
-	return 0;
-}
-
-/*
- * The breakpoint handler.  It owns SIGTRAP from the first patch made with
- * other threads present, for good: a thread may take its trap long after
- * the patch (poke.c), so the handler cannot be removed afterwards.
- * A trap that is not ours goes to the handler we replaced: SA_SIGINFO or
- * plain, ignored, or the default action, which we reproduce by re-raising.
- * An application that installs its own SIGTRAP handler later gets it back
- * in the chain at the next patch.
- */
-static struct sigaction chained;
-
-static void chain(int sig, siginfo_t *si, void *ctx)
-{
-	struct sigaction c = chained;
-
-	if (c.sa_flags & SA_SIGINFO) {
-		c.sa_sigaction(sig, si, ctx);
-	} else if (c.sa_handler == SIG_DFL) {
-		signal(sig, SIG_DFL);
-		raise(sig);     /* delivered, fatally, when we return */
-	} else if (c.sa_handler != SIG_IGN) {
-		c.sa_handler(sig);
-	}
-}
-
-static void on_sigtrap(int sig, siginfo_t *si, void *ctx)
-{
-	ucontext_t *uc = ctx;
-	greg_t *r = uc->uc_mcontext.gregs;
-
-	/* int3 reports SI_KERNEL (TRAP_BRKPT under valgrind); kill(),
-	 * raise() and single steps report other codes.  Whether the trap is
-	 * ours is then decided by its address (poke.c). */
-	if (si->si_code == SI_KERNEL || si->si_code == TRAP_BRKPT) {
-		struct mv_cpu cpu = { r[REG_RIP], r[REG_RSP], r[REG_RAX] };
-
-		if (mv_poke_trap(&cpu)) {
-			r[REG_RIP] = cpu.ip;
-			r[REG_RSP] = cpu.sp;
-			r[REG_RAX] = cpu.ax;
-			return;
-		}
-	}
-	chain(sig, si, ctx);
-}
-
-int mv_trap_install(void)
-{
-	struct sigaction cur, sa;
-
-	if (sigaction(SIGTRAP, NULL, &cur))
-		return mv_error(-errno, "sigaction: %s", strerror(errno));
-	if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_sigtrap)
-		return 0;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_sigtrap;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
-	chained = cur;
-	if (sigaction(SIGTRAP, &sa, NULL))
-		return mv_error(-errno, "sigaction: %s", strerror(errno));
 	return 0;
 }
 

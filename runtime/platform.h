@@ -27,9 +27,12 @@ int mv_cpu_sync_ready(void);
  * instruction, so none runs code bytes it fetched before the call. */
 int mv_cpu_sync(void);
 
-/* Installs the breakpoint-trap handler, chaining to the one it replaces;
- * installs it again if the application replaced it since. */
-int mv_trap_install(void);
+/* Makes every thread able to take the breakpoint trap, or says why not:
+ * installs the trap handler (again, if the application replaced it) and
+ * checks that no thread or signal handler blocks the trap.  Called before
+ * a live batch writes anything.  Returns 0, or a negative errno value
+ * (reported) when breakpoints cannot be used safely. */
+int mv_trap_ready(void);
 
 /* The address ranges of the loaded module (executable or shared object)
  * that contains inside: up to max of them; returns how many. */

@@ -305,7 +305,7 @@ static int write_live(void)
 
 	err = mv_cpu_sync_ready();
 	if (!err)
-		err = mv_trap_install();
+		err = mv_trap_ready();
 	if (err)
 		return err;
 	b = make_trap_batch();

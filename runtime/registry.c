@@ -32,6 +32,24 @@ void mv_unlock(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/*
+ * fork() waits for an API call in progress: a child must not inherit the
+ * lock held by a thread it does not have, nor a batch half written (its
+ * copy of the text would keep the breakpoints).  vfork() and
+ * posix_spawn() children share our memory and run no API calls.
+ */
+static void fork_child(void)
+{
+	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+
+	lock = fresh;
+}
+
+__attribute__((constructor)) static void hook_fork(void)
+{
+	pthread_atfork(mv_lock, mv_unlock, fork_child);
+}
+
 static struct module **find(const struct mv_desc_var *var,
 			     const struct mv_desc_fn *fn,
 			     const struct mv_desc_site *site)

@@ -1,0 +1,416 @@
+/*
+ * Linux user space: the breakpoint trap of the live-patching protocol
+ * (runtime/poke.c), and keeping it deliverable in every thread.
+ *
+ * A thread that executes one of our int3 breakpoints gets a synchronous
+ * SIGTRAP.  The kernel cannot hold such a signal back: if the thread
+ * blocks SIGTRAP, or SIGTRAP is ignored, it resets SIGTRAP to its default
+ * action for the whole process and kills it.  So the protocol is only
+ * safe while, in every thread that may run patched code,
+ *
+ *   (a) SIGTRAP is not blocked: not in the thread's mask, and not in the
+ *       mask of any signal handler that may interrupt it; and
+ *   (b) SIGTRAP's action is our handler.
+ *
+ * The runtime keeps this true where it can and checks it where it cannot:
+ *
+ *   - sigprocmask() and pthread_sigmask() are interposed so that they
+ *     never block SIGTRAP, and sigaction() so that no handler's mask holds
+ *     SIGTRAP.  A synchronous trap cannot be blocked anyway; the only
+ *     effect is that a SIGTRAP sent with kill() may reach any thread.
+ *   - Once our handler is installed, sigaction() on SIGTRAP reads and
+ *     writes the application's action, which our handler chains to for
+ *     every trap that is not ours; ours stays installed.
+ *   - Our handler runs with SA_NODEFER, so a signal handler that
+ *     interrupts it may itself meet a breakpoint.
+ *   - What bypasses libc (raw system calls, setcontext() with a mask made
+ *     by hand, statically linked programs whose libc wins the symbols) is
+ *     caught by mv_trap_ready() before a live batch writes anything: it
+ *     reads every thread's blocked set from /proc/self/task/ * /status
+ *     and every handler's mask, reinstalls our handler if it was
+ *     replaced, and refuses the batch if a thread or a handler still
+ *     blocks SIGTRAP.
+ *
+ * What remains, documented in docs/patching.md: a thread that blocks
+ * SIGTRAP by a raw system call during the few microseconds in which a
+ * batch's breakpoints are in the text.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "platform.h"
+
+/* --- the next definitions of the interposed functions ------------------ */
+
+typedef int sigmask_fn(int, const sigset_t *, sigset_t *);
+typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
+
+/*
+ * Found with dlsym(RTLD_NEXT), in a constructor because dlsym() is not
+ * async-signal-safe and these functions may be called from handlers.  A
+ * statically linked program has no next definition: then the masks are
+ * set by the system call, and the action through the C library's internal
+ * name for sigaction().
+ */
+static sigmask_fn *next_pthread_sigmask, *next_sigprocmask;
+static sigaction_fn *next_sigaction;
+extern int __sigaction(int, const struct sigaction *, struct sigaction *)
+	__attribute__((weak));
+
+__attribute__((constructor(101))) static void find_next(void)
+{
+	next_pthread_sigmask = (sigmask_fn *)dlsym(RTLD_NEXT, "pthread_sigmask");
+	next_sigprocmask = (sigmask_fn *)dlsym(RTLD_NEXT, "sigprocmask");
+	next_sigaction = (sigaction_fn *)dlsym(RTLD_NEXT, "sigaction");
+	if (!next_sigaction)
+		next_sigaction = __sigaction;
+}
+
+/* The C library reserves the signals from 32 to SIGRTMIN for itself and
+ * does not let applications block them; neither do we. */
+static int raw_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	sigset_t copy;
+
+	if (set && how != SIG_UNBLOCK) {
+		copy = *set;
+		for (int sig = 32; sig < SIGRTMIN; sig++)
+			sigdelset(&copy, sig);
+		set = &copy;
+	}
+	return syscall(SYS_rt_sigprocmask, how, set, old, 8) ? errno : 0;
+}
+
+static int real_pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	if (next_pthread_sigmask)
+		return next_pthread_sigmask(how, set, old);
+	return raw_sigmask(how, set, old);
+}
+
+static int real_sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	int err;
+
+	if (next_sigprocmask)
+		return next_sigprocmask(how, set, old);
+	err = raw_sigmask(how, set, old);
+	if (err)
+		errno = err;
+	return err ? -1 : 0;
+}
+
+static int real_sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+	if (!next_sigaction)
+		find_next();
+	if (next_sigaction)
+		return next_sigaction(sig, sa, old);
+	errno = ENOSYS;
+	return -1;
+}
+
+/* --- the handler ------------------------------------------------------- */
+
+/*
+ * The application's SIGTRAP action while ours is installed.  It is read
+ * by the handler and written by sigaction(), both possibly from signal
+ * handlers, so it is published whole: one of two slots, switched by an
+ * atomic index.
+ */
+static struct sigaction app_action[2];
+static int app_slot;
+static int installed;
+
+static void set_app_action(const struct sigaction *sa)
+{
+	int next = !__atomic_load_n(&app_slot, __ATOMIC_ACQUIRE);
+
+	app_action[next] = *sa;
+	__atomic_store_n(&app_slot, next, __ATOMIC_RELEASE);
+}
+
+static struct sigaction get_app_action(void)
+{
+	return app_action[__atomic_load_n(&app_slot, __ATOMIC_ACQUIRE)];
+}
+
+/* Does what the kernel would have done with a trap that is not ours,
+ * had the application's action been installed. */
+static void chain(int sig, siginfo_t *si, void *ctx)
+{
+	struct sigaction c = get_app_action();
+	/* The kernel never ignores a trap the thread caused itself. */
+	int synchronous = si->si_code > 0;
+
+	if (c.sa_flags & SA_RESETHAND) {
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		set_app_action(&dfl);
+	}
+	if (c.sa_flags & SA_SIGINFO) {
+		c.sa_sigaction(sig, si, ctx);
+	} else if (c.sa_handler == SIG_DFL ||
+		   (c.sa_handler == SIG_IGN && synchronous)) {
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		real_sigaction(sig, &dfl, NULL);
+		raise(sig);     /* delivered, fatally, when we return */
+	} else if (c.sa_handler != SIG_IGN) {
+		c.sa_handler(sig);
+	}
+}
+
+static void on_sigtrap(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	greg_t *r = uc->uc_mcontext.gregs;
+
+	/* int3 reports SI_KERNEL (TRAP_BRKPT under valgrind); kill(),
+	 * raise() and single steps report other codes.  Whether the trap is
+	 * ours is then decided by its address (poke.c). */
+	if (si->si_code == SI_KERNEL || si->si_code == TRAP_BRKPT) {
+		struct mv_cpu cpu = { r[REG_RIP], r[REG_RSP], r[REG_RAX] };
+
+		if (mv_poke_trap(&cpu)) {
+			r[REG_RIP] = cpu.ip;
+			r[REG_RSP] = cpu.sp;
+			r[REG_RAX] = cpu.ax;
+			return;
+		}
+	}
+	chain(sig, si, ctx);
+}
+
+static int is_ours(const struct sigaction *sa)
+{
+	return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_sigtrap;
+}
+
+/*
+ * Installs our handler, keeping whatever was there as the application's
+ * action.  If the application replaced ours behind sigaction()'s back
+ * (a raw system call), its action is adopted the same way.
+ */
+static int trap_install(void)
+{
+	struct sigaction cur, sa;
+
+	if (real_sigaction(SIGTRAP, NULL, &cur))
+		return mv_error(-errno, "sigaction(SIGTRAP): %s", strerror(errno));
+	if (is_ours(&cur))
+		return 0;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sigtrap;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigdelset(&cur.sa_mask, SIGTRAP);
+	set_app_action(&cur);
+	if (real_sigaction(SIGTRAP, &sa, NULL))
+		return mv_error(-errno, "sigaction(SIGTRAP): %s", strerror(errno));
+	__atomic_store_n(&installed, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* --- the interposed functions ------------------------------------------ */
+
+static const sigset_t *without_trap(int how, const sigset_t *set, sigset_t *copy)
+{
+	if (!set || how == SIG_UNBLOCK || !sigismember(set, SIGTRAP))
+		return set;
+	*copy = *set;
+	sigdelset(copy, SIGTRAP);
+	return copy;
+}
+
+__attribute__((weak)) MV_API int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	sigset_t copy;
+
+	return real_pthread_sigmask(how, without_trap(how, set, &copy), old);
+}
+
+__attribute__((weak)) MV_API int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	sigset_t copy;
+
+	return real_sigprocmask(how, without_trap(how, set, &copy), old);
+}
+
+__attribute__((weak)) MV_API int sigaction(int sig, const struct sigaction *sa,
+					   struct sigaction *old)
+{
+	struct sigaction copy;
+
+	if (sig == SIGTRAP && __atomic_load_n(&installed, __ATOMIC_ACQUIRE)) {
+		if (old)
+			*old = get_app_action();
+		if (sa) {
+			copy = *sa;
+			sigdelset(&copy.sa_mask, SIGTRAP);
+			set_app_action(&copy);
+		}
+		return 0;
+	}
+	if (sa && sigismember(&sa->sa_mask, SIGTRAP)) {
+		copy = *sa;
+		sigdelset(&copy.sa_mask, SIGTRAP);
+		sa = &copy;
+	}
+	return real_sigaction(sig, sa, old);
+}
+
+/* --- the check before a live batch ------------------------------------- */
+
+/* The bit of SIGTRAP in the hexadecimal masks of /proc/PID/status. */
+static int status_blocks_trap(const char *status)
+{
+	const char *p = strstr(status, "\nSigBlk:");
+	unsigned long long mask;
+
+	if (!p)
+		return 0;
+	mask = strtoull(p + 8, NULL, 16);
+	return (mask >> (SIGTRAP - 1)) & 1;
+}
+
+/* Reads /proc/self/task/TID/NAME into buf; 0 if the thread is gone. */
+static int read_task_file(const char *tid, const char *name, char *buf, size_t size)
+{
+	char path[300];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/self/task/%s/%s", tid, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return 1;
+}
+
+/*
+ * The C library blocks every signal, and runs none of our patched code,
+ * around clone(), exec and thread exit: pthread_create() does, and
+ * posix_spawn() until its child has exec'd.  A thread inside one of
+ * these system calls is in such a window.
+ */
+static int in_libc_window(const char *tid)
+{
+	static const long calls[] = { SYS_clone, SYS_clone3, SYS_vfork, SYS_execve,
+				      SYS_exit, SYS_exit_group };
+	char buf[256];
+	long nr;
+
+	if (!read_task_file(tid, "syscall", buf, sizeof buf) || buf[0] == 'r')
+		return 0;       /* gone, or running user code */
+	nr = strtol(buf, NULL, 10);
+	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+		if (nr == calls[i])
+			return 1;
+	return 0;
+}
+
+/* 1 if thread tid blocks SIGTRAP outside a window of the C library's,
+ * 0 if not or if it is gone. */
+static int thread_blocks_trap(const char *tid)
+{
+	char buf[2048];
+
+	return read_task_file(tid, "status", buf, sizeof buf) &&
+	       status_blocks_trap(buf) && !in_libc_window(tid);
+}
+
+#define MAX_SUSPECTS 16
+#define LOOKS 50
+
+/*
+ * A thread that blocks SIGTRAP for good, or 0; -errno if the threads
+ * cannot be listed.  Besides the windows in_libc_window() knows, the C
+ * library blocks every signal for a few instructions around them, so a
+ * thread counts only if it blocks SIGTRAP at every one of LOOKS looks,
+ * spread over at least 100 ms.
+ */
+static long thread_blocking_trap(void)
+{
+	struct timespec pause = { 0, 2000000 };
+	char suspect[MAX_SUSPECTS][24];
+	int n = 0;
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) && n < MAX_SUSPECTS)
+		if (e->d_name[0] != '.' && strlen(e->d_name) < sizeof suspect[0] &&
+		    thread_blocks_trap(e->d_name))
+			strcpy(suspect[n++], e->d_name);
+	closedir(d);
+	for (int look = 1; look < LOOKS && n; look++) {
+		nanosleep(&pause, NULL);
+		for (int i = 0; i < n; )
+			if (thread_blocks_trap(suspect[i]))
+				i++;
+			else
+				memcpy(suspect[i], suspect[--n], sizeof suspect[i]);
+	}
+	return n ? strtol(suspect[0], NULL, 10) : 0;
+}
+
+/* The first signal whose handler blocks SIGTRAP while it runs, or 0. */
+static int handler_blocking_trap(void)
+{
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+
+		if (sig == SIGTRAP || sig == SIGKILL || sig == SIGSTOP ||
+		    real_sigaction(sig, NULL, &sa))
+			continue;
+		if (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN &&
+		    sigismember(&sa.sa_mask, SIGTRAP))
+			return sig;
+	}
+	return 0;
+}
+
+int mv_trap_ready(void)
+{
+	long tid;
+	int sig, err;
+
+	err = trap_install();
+	if (err)
+		return err;
+	sig = handler_blocking_trap();
+	if (sig)
+		return mv_error(-EDEADLK, "cannot patch code while other threads run: "
+				"the handler of signal %d (%s) blocks SIGTRAP, so a thread "
+				"running it would be killed by a breakpoint; it was installed "
+				"without going through sigaction(); nothing was written",
+				sig, strsignal(sig));
+	tid = thread_blocking_trap();
+	if (tid < 0)
+		return mv_error((int)tid, "cannot patch code while other threads run: "
+				"/proc/self/task: %s; nothing was written", strerror((int)-tid));
+	if (tid > 0)
+		return mv_error(-EDEADLK, "cannot patch code while other threads run: "
+				"thread %ld blocks SIGTRAP (set without going through "
+				"sigprocmask() or pthread_sigmask()), so a breakpoint would "
+				"kill the process; nothing was written", tid);
+	return 0;
+}
