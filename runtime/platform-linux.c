@@ -26,35 +26,37 @@
  * SELinux rules against such mappings do not get in the way.  There is
  * deliberately no mprotect() fallback: it would need exactly such a
  * mapping.  The file is opened once per process; after fork() it is
- * reopened, because the inherited descriptor refers to the parent.
+ * reopened, because the inherited descriptor refers to the parent.  A
+ * failure to open it (say, EMFILE while the process is briefly out of
+ * descriptors) is not remembered: the next batch tries again.
  */
 static int mem_fd = -1;
 static pid_t mem_pid;
 
-static int mem_open(void)
+int mv_text_ready(void)
 {
 	pid_t pid = getpid();
+	int fd;
 
-	if (mem_pid == pid)
-		return mem_fd;
+	if (mem_fd >= 0 && mem_pid == pid)
+		return 0;
+	fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return mv_error(-errno, "cannot write code: /proc/self/mem: %s; "
+				"multiverse never makes code writable; nothing was written",
+				strerror(errno));
 	if (mem_fd >= 0)
-		close(mem_fd);
-	mem_fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
-	if (mem_fd < 0)
-		mem_fd = -errno;
+		close(mem_fd);  /* inherited across fork(): the parent's memory */
+	mem_fd = fd;
 	mem_pid = pid;
-	return mem_fd;
+	return 0;
 }
 
 int mv_text_write(void *dst, const void *src, size_t len)
 {
-	int fd = mem_open();
 	ssize_t n;
 
-	if (fd < 0)
-		return mv_error(fd, "cannot write code: /proc/self/mem: %s; "
-				"multiverse never makes code writable", strerror(-fd));
-	n = pwrite(fd, src, len, (off_t)(uintptr_t)dst);
+	n = pwrite(mem_fd, src, len, (off_t)(uintptr_t)dst);
 	if (n == (ssize_t)len)
 		return 0;
 	return mv_error(n < 0 ? -errno : -EIO, "cannot write code at %p: "
@@ -90,22 +92,21 @@ int mv_other_threads(void)
  * there is no way to be sure another thread does not run stale bytes, and
  * patching with other threads present is refused.
  */
-static int sync_cmd;          /* 0: not set up yet; <0: -errno */
+static int sync_cmd;          /* 0: not set up (yet) */
 
 static long membarrier(int cmd)
 {
 	return syscall(SYS_membarrier, cmd, 0, 0);
 }
 
+/* A failure is not remembered: a seccomp filter or a kernel may refuse
+ * now, and the next batch asks again. */
 int mv_cpu_sync_ready(void)
 {
 	long have;
 
 	if (sync_cmd > 0)
 		return 0;
-	if (sync_cmd < 0)
-		return mv_error(sync_cmd, "no safe way to patch code while other "
-				"threads run: membarrier() is not available");
 	have = membarrier(MEMBARRIER_CMD_QUERY);
 	if (have > 0 && (have & MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) &&
 	    !membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE))
@@ -114,8 +115,10 @@ int mv_cpu_sync_ready(void)
 		 !membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
 		sync_cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED;
 	else
-		sync_cmd = have < 0 ? -errno : -ENOSYS;
-	return mv_cpu_sync_ready();
+		return mv_error(have < 0 ? -errno : -ENOSYS, "no safe way to patch "
+				"code while other threads run: membarrier() is not "
+				"available; nothing was written");
+	return 0;
 }
 
 int mv_cpu_sync(void)

@@ -9,9 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Opens the way to write code (again after fork(), or after a failure).
+ * Returns 0, or a negative errno value (reported); called before a batch
+ * writes anything. */
+int mv_text_ready(void);
+
 /* Overwrites len bytes of code at dst with src, without ever making any
  * memory writable and executable.  Returns 0, or a negative errno value
- * (already reported). */
+ * (already reported).  mv_text_ready() must have succeeded. */
 int mv_text_write(void *dst, const void *src, size_t len);
 
 /* 1 if the process has threads besides the caller (or that is unknown),

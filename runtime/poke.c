@@ -345,6 +345,8 @@ int mv_poke_flush(void)
 		}
 	}
 	err = sort_queue();
+	if (!err)
+		err = mv_text_ready();
 	if (err) {
 		n_queue = 0;
 		return err;
