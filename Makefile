@@ -20,6 +20,7 @@ PLUGIN_HDR  := $(wildcard plugin/*.h)
 RUNTIME_SRC := $(wildcard runtime/*.c)
 RUNTIME_HDR := $(wildcard runtime/*.h) include/multiverse.h
 RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRC))
+FAULTS_OBJ  := $(patsubst runtime/%.c,$(B)/faults/%.o,$(RUNTIME_SRC))
 
 all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/libmultiverse.so $(B)/multiverse-gcc
 
@@ -30,6 +31,15 @@ $(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) runtime/descriptor.h
 $(B)/runtime/%.o: runtime/%.c $(RUNTIME_HDR)
 	@mkdir -p $(B)/runtime
 	$(CC) $(CFLAGS_RT) -c -o $@ $<
+
+# The runtime with fault injection (runtime/fault.h), for tests/faults only.
+$(B)/faults/%.o: runtime/%.c $(RUNTIME_HDR)
+	@mkdir -p $(B)/faults
+	$(CC) $(CFLAGS_RT) -DMV_FAULTS -c -o $@ $<
+
+$(B)/libmultiverse-faults.a: $(FAULTS_OBJ)
+	rm -f $@
+	ar rcs $@ $^
 
 $(B)/libmultiverse.a: $(RUNTIME_OBJ)
 	rm -f $@
@@ -59,7 +69,7 @@ install: all
 	    tools/multiverse-gcc.in > $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
 
-test: all
+test: all $(B)/libmultiverse-faults.a
 	tests/run
 
 demo: all

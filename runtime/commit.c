@@ -166,6 +166,20 @@ static void restore_actives(const struct actives *s)
 		mv.vars[i].active = s->var[i];
 }
 
+/* Areas a failed batch left stuck (poke.c) are rewritten by every later
+ * batch, with the bytes the runtime reports for them, until that works. */
+static void sweep_stuck(void)
+{
+	for (size_t i = 0; i < mv.n_fns; i++)
+		if (mv.fns[i].entry.stuck)
+			mv_area_set(&mv.fns[i].entry, mv.fns[i].entry.cur,
+				    mv.fns[i].entry.state, "entry", mv.fns[i].desc->name);
+	for (size_t i = 0; i < mv.n_sites; i++)
+		if (mv.sites[i].area.stuck)
+			mv_area_set(&mv.sites[i].area, mv.sites[i].area.cur,
+				    mv.sites[i].area.state, "call site", "a stuck site");
+}
+
 /* One batch of text writes (poke.c): all or nothing, bookkeeping
  * included.  The caller holds the lock and has synced the tables. */
 int mv_batch(int (*op)(void *ctx), void *ctx)
@@ -177,12 +191,15 @@ int mv_batch(int (*op)(void *ctx), void *ctx)
 	if (r < 0)
 		return r;
 	r = op(ctx);
-	err = mv_poke_flush();
-	if (err || r < 0) {
+	if (r >= 0 && mv_poke_n_stuck)
+		sweep_stuck();
+	if (r < 0)
+		mv_poke_cancel();       /* nothing of a half-built batch is written */
+	err = r < 0 ? 0 : mv_poke_flush();
+	if ((err && !mv_poke_forward) || r < 0)
 		restore_actives(&saved);
-		if (err)
-			r = err;
-	}
+	if (err)
+		r = err;
 	free(saved.fn);
 	free(saved.var);
 	return r;
@@ -216,7 +233,7 @@ static int run(const char *api, int (*op)(const char *, void *, int),
 	r = mv_sync();
 	if (r >= 0)
 		r = mv_batch(api_op, &c);
-	if (r >= 0 && op == op_all)
+	if ((r >= 0 || mv_poke_forward) && op == op_all)
 		mv_committed_all = bind;
 	mv_unlock();
 	return r;

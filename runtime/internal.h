@@ -15,6 +15,7 @@
 
 #include "arch.h"
 #include "descriptor.h"
+#include "fault.h"
 #include "platform.h"
 
 #define MV_API __attribute__((visibility("default")))
@@ -35,8 +36,11 @@ struct mv_area {
 	uint8_t *addr;
 	uint8_t len;
 	uint8_t state;            /* enum mv_area_state */
+	uint8_t stuck;            /* a failed batch left it mid-protocol (poke.c) */
+	uint8_t queued;           /* in the batch being built */
 	uint8_t orig[MV_AREA_MAX];
-	uint8_t cur[MV_AREA_MAX]; /* what we last wrote, or orig */
+	uint8_t cur[MV_AREA_MAX]; /* what we last wrote, or orig: what runs */
+	uint8_t alt[MV_AREA_MAX]; /* stuck: what the failed batch left in the text */
 };
 
 struct mv_var {
@@ -126,8 +130,12 @@ int mv_module_unloading(const struct mv_module *m);
 /* poke.c: the protocol that writes areas while other threads run */
 int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state);
 int mv_poke_flush(void);
+void mv_poke_cancel(void);
 int mv_poke_known(const uintptr_t *sorted, size_t n);
 int mv_poke_trap(struct mv_cpu *cpu);
+int mv_poke_matches(const struct mv_area *a);
+extern size_t mv_poke_n_stuck;
+extern int mv_poke_forward;   /* the last failed batch took effect */
 
 /* site.c */
 void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name);

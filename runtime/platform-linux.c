@@ -40,7 +40,8 @@ int mv_text_ready(void)
 
 	if (mem_fd >= 0 && mem_pid == pid)
 		return 0;
-	fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+	fd = mv_fault(MV_FAULT_OPEN) ? (errno = EMFILE, -1) :
+		open("/proc/self/mem", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return mv_error(-errno, "cannot write code: /proc/self/mem: %s; "
 				"multiverse never makes code writable; nothing was written",
@@ -56,6 +57,8 @@ int mv_text_write(void *dst, const void *src, size_t len)
 {
 	ssize_t n;
 
+	if (mv_fault(MV_FAULT_WRITE))
+		return mv_error(-EIO, "cannot write code at %p: injected fault", dst);
 	n = pwrite(mem_fd, src, len, (off_t)(uintptr_t)dst);
 	if (n == (ssize_t)len)
 		return 0;
@@ -123,6 +126,8 @@ int mv_cpu_sync_ready(void)
 
 int mv_cpu_sync(void)
 {
+	if (mv_fault(MV_FAULT_SYNC))
+		return mv_error(-EPERM, "membarrier: injected fault");
 	if (membarrier(sync_cmd))
 		return mv_error(-errno, "membarrier: %s", strerror(errno));
 	return 0;

@@ -32,22 +32,34 @@
  * thread can run the areas, and each write leaves whole instructions for
  * this thread's own signal handlers.
  *
- * A write that fails rolls the batch back the same way.  If that fails
- * too, the batch stays published for good, so that any breakpoint left
- * behind is still emulated.
+ * A step that fails (a write, or a sync) rolls the batch back: the trap
+ * batch is first switched to emulate every area's old instruction, then
+ * the old bytes are written with the same three steps.  If that fails
+ * too, some areas may keep a breakpoint, with their old or new tail,
+ * and no sync can be trusted to make them whole.  Such an area is
+ * "stuck": the runtime reports it as holding its old instruction, a
+ * table kept for good (stuck_table) has the trap handler emulate exactly
+ * that, and every later batch rewrites it through the protocol until
+ * that succeeds.  What the failed batch left in its text is read back
+ * (we are the only writer), and that is what the check before the next
+ * write expects (mv_poke_matches).  So what runs always agrees with what
+ * the runtime reports.
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
+#include "multiverse.h"
 #include "platform.h"
 
 struct poke {
 	struct mv_area *area;
-	uint8_t bytes[MV_AREA_MAX];
+	uint8_t bytes[MV_AREA_MAX];     /* what the current step writes */
+	uint8_t want[MV_AREA_MAX];      /* what the batch wants */
 	uint8_t state;
 };
 
@@ -73,8 +85,11 @@ static struct poke *queue;
 static size_t n_queue, cap_queue;
 
 static struct trap_batch *published;
+static struct trap_batch *stuck_table;
 static struct known *known;
 static int handlers_busy;
+size_t mv_poke_n_stuck;
+int mv_poke_forward;
 
 int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 {
@@ -86,8 +101,12 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 		queue = q;
 		cap_queue = cap;
 	}
+	if (a->queued)          /* a stuck area, swept once more */
+		return 0;
+	a->queued = 1;
 	queue[n_queue].area = a;
 	memcpy(queue[n_queue].bytes, bytes, a->len);
+	memcpy(queue[n_queue].want, bytes, a->len);
 	queue[n_queue].state = state;
 	n_queue++;
 	return 0;
@@ -164,6 +183,8 @@ int mv_poke_trap(struct mv_cpu *cpu)
 	__atomic_add_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
 	b = __atomic_load_n(&published, __ATOMIC_SEQ_CST);
 	t = b ? find_trap_area(b, at) : NULL;
+	if (!t && (b = __atomic_load_n(&stuck_table, __ATOMIC_SEQ_CST)))
+		t = find_trap_area(b, at);
 	if (t) {
 		struct mv_cpu c = *cpu;
 		if (!mv_arch_emulate(t->bytes, t->len, at, &c)) {
@@ -177,6 +198,13 @@ int mv_poke_trap(struct mv_cpu *cpu)
 	}
 	__atomic_sub_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
 	return ours;
+}
+
+/* Whether the text of a holds what the runtime left there: what it last
+ * wrote, or for a stuck area what the failed batch left (read back). */
+int mv_poke_matches(const struct mv_area *a)
+{
+	return !memcmp(a->addr, a->stuck ? a->alt : a->cur, a->len);
 }
 
 enum step { BREAKPOINTS, TAILS, HEADS, WHOLE };
@@ -229,7 +257,9 @@ static int write_steps(void)
 	return err;
 }
 
-static struct trap_batch *make_trap_batch(void)
+/* The queue's areas, emulated as their new bytes (or, old, as what they
+ * held before the batch). */
+static struct trap_batch *make_trap_batch(int old)
 {
 	struct trap_batch *b = malloc(sizeof *b + n_queue * sizeof *b->a);
 
@@ -237,11 +267,63 @@ static struct trap_batch *make_trap_batch(void)
 		return NULL;
 	b->n = n_queue;
 	for (size_t i = 0; i < n_queue; i++) {
-		b->a[i].addr = (uintptr_t)queue[i].area->addr;
-		b->a[i].len = queue[i].area->len;
-		memcpy(b->a[i].bytes, queue[i].bytes, queue[i].area->len);
+		const struct mv_area *a = queue[i].area;
+		b->a[i].addr = (uintptr_t)a->addr;
+		b->a[i].len = a->len;
+		memcpy(b->a[i].bytes, old ? a->cur : queue[i].bytes, a->len);
 	}
 	return b;
+}
+
+/* Replaces what the handler reads at *slot, once no handler reads the
+ * old value any more. */
+static void republish(struct trap_batch **slot, struct trap_batch *b)
+{
+	struct trap_batch *old = __atomic_exchange_n(slot, b, __ATOMIC_SEQ_CST);
+
+	wait_for_handlers();
+	free(old);
+}
+
+/* Room for the stuck table after this batch, allocated before anything
+ * is written so that updating it cannot fail. */
+static struct trap_batch *alloc_stuck_table(void)
+{
+	size_t max = (stuck_table ? stuck_table->n : 0) + n_queue;
+
+	return malloc(sizeof(struct trap_batch) + max * sizeof(struct trap_area));
+}
+
+/* Publishes b as the stuck table: the old one without the queue's areas
+ * that are no longer stuck, with those that now are (emulated as their
+ * cur bytes). */
+static void update_stuck_table(struct trap_batch *b)
+{
+	const struct trap_batch *t = stuck_table;
+	size_t n = 0, i = 0, j = 0;
+
+	/* Both lists are sorted by address: merge them. */
+	while ((t && i < t->n) || j < n_queue) {
+		uintptr_t ta = t && i < t->n ? t->a[i].addr : UINTPTR_MAX;
+		uintptr_t qa = j < n_queue ? (uintptr_t)queue[j].area->addr : UINTPTR_MAX;
+
+		if (ta < qa) {
+			b->a[n++] = t->a[i++];
+			continue;
+		}
+		if (ta == qa)
+			i++;            /* the queue knows better */
+		const struct mv_area *a = queue[j++].area;
+		if (a->stuck) {
+			b->a[n].addr = (uintptr_t)a->addr;
+			b->a[n].len = a->len;
+			memcpy(b->a[n].bytes, a->cur, a->len);
+			n++;
+		}
+	}
+	b->n = n;
+	mv_poke_n_stuck = n;
+	republish(&stuck_table, b);
 }
 
 static uintptr_t addr_of(const struct poke *p)
@@ -297,10 +379,12 @@ static int sort_queue(void)
 	return 0;
 }
 
-/* The multi-threaded protocol of the header comment. */
-static int write_live(void)
+/* The multi-threaded protocol of the header comment.  On failure, the
+ * queue's areas are marked stuck where a breakpoint may remain, and
+ * *stuck is used up for the new stuck table. */
+static int write_live(struct trap_batch **stuck)
 {
-	struct trap_batch *b;
+	struct trap_batch *b, *old;
 	int err;
 
 	err = mv_cpu_sync_ready();
@@ -308,30 +392,89 @@ static int write_live(void)
 		err = mv_trap_ready();
 	if (err)
 		return err;
-	b = make_trap_batch();
-	if (!b)
-		return mv_error(-ENOMEM, "out of memory for the trap table");
+	b = make_trap_batch(0);
+	old = make_trap_batch(1);
+	if (!b || !old) {
+		free(b);
+		free(old);
+		return mv_error(-ENOMEM, "out of memory for the trap table; nothing was written");
+	}
 	__atomic_store_n(&published, b, __ATOMIC_SEQ_CST);
 
 	err = write_steps();
 	if (err) {
-		/* Back to what the areas held; the handler may emulate either. */
+		char cause[160];
+		int rolled_back;
+
+		snprintf(cause, sizeof cause, "%s", multiverse_last_error());
+		/* Back to what the areas held: emulated first, then written. */
+		republish(&published, old);
+		old = NULL;
 		for (size_t i = 0; i < n_queue; i++)
 			memcpy(queue[i].bytes, queue[i].area->cur, queue[i].area->len);
-		if (write_steps()) {
-			mv_report("could not roll back a failed patch batch; its "
-				  "breakpoints stay emulated");
-			return err;
+		rolled_back = !write_steps();
+		/*
+		 * Not rolled back: each area holds its old instruction, its
+		 * new one, or a breakpoint, whose emulation we choose.  Old
+		 * and new are never both whole: old ones remain only if the
+		 * breakpoint step failed, new ones appear only in the last
+		 * step.  So if any area holds its new instruction, the whole
+		 * batch goes forward: the breakpoints emulate the new bytes
+		 * and the runtime reports the new configuration.  (An area that
+		 * held its new bytes before the batch tells nothing.)
+		 */
+		for (size_t i = 0; i < n_queue && !rolled_back; i++) {
+			const struct mv_area *a = queue[i].area;
+			const uint8_t *before = a->stuck ? a->alt : a->cur;
+
+			if (!memcmp(a->addr, queue[i].want, a->len) &&
+			    memcmp(before, queue[i].want, a->len))
+				mv_poke_forward = 1;
+		}
+		/* We are the only writer: what the text holds now is exact. */
+		for (size_t i = 0; i < n_queue; i++) {
+			struct mv_area *a = queue[i].area;
+			if (mv_poke_forward) {
+				memcpy(a->cur, queue[i].want, a->len);
+				a->state = queue[i].state;
+			}
+			a->stuck |= !rolled_back;
+			if (a->stuck)
+				memcpy(a->alt, a->addr, a->len);
+		}
+		if (rolled_back) {
+			mv_report("%s; the patch batch was rolled back: the "
+				  "previous code is in place", cause);
+		} else {
+			update_stuck_table(*stuck);
+			*stuck = NULL;
+			mv_report("%s; could not roll the patch batch back: %zu "
+				  "areas may keep a breakpoint, which runs their %s "
+				  "code; the next patching call rewrites them", cause,
+				  n_queue, mv_poke_forward ? "new" : "previous");
 		}
 	}
-	__atomic_store_n(&published, NULL, __ATOMIC_SEQ_CST);
-	wait_for_handlers();
-	free(b);
+	republish(&published, NULL);
+	free(old);
 	return err;
+}
+
+static void drop_queue(void)
+{
+	for (size_t i = 0; i < n_queue; i++)
+		queue[i].area->queued = 0;
+	n_queue = 0;
+}
+
+void mv_poke_cancel(void)
+{
+	mv_poke_forward = 0;
+	drop_queue();
 }
 
 int mv_poke_flush(void)
 {
+	struct trap_batch *stuck;
 	int err;
 
 	if (!n_queue)
@@ -340,7 +483,7 @@ int mv_poke_flush(void)
 		page_size = (size_t)sysconf(_SC_PAGESIZE);
 		page_buf = malloc(page_size + MV_AREA_MAX);
 		if (!page_buf) {
-			n_queue = 0;
+			drop_queue();
 			return mv_error(-ENOMEM, "out of memory for patching");
 		}
 	}
@@ -348,27 +491,44 @@ int mv_poke_flush(void)
 	if (!err)
 		err = mv_text_ready();
 	if (err) {
-		n_queue = 0;
+		drop_queue();
 		return err;
 	}
-	if (mv_other_threads()) {
-		err = write_live();
-	} else {
-		err = write_step(WHOLE);
-		if (err) {
-			for (size_t i = 0; i < n_queue; i++)
-				memcpy(queue[i].bytes, queue[i].area->cur,
-				       queue[i].area->len);
-			if (write_step(WHOLE))
-				mv_report("could not roll back a failed patch batch");
-		}
+	mv_poke_forward = 0;
+	stuck = alloc_stuck_table();
+	if (!stuck)
+		err = mv_error(-ENOMEM, "out of memory for patching; nothing was written");
+	else if (mv_other_threads())
+		err = write_live(&stuck);
+	else if ((err = write_step(WHOLE))) {
+		char cause[160];
+
+		snprintf(cause, sizeof cause, "%s", multiverse_last_error());
+		for (size_t i = 0; i < n_queue; i++)
+			memcpy(queue[i].bytes, queue[i].area->cur, queue[i].area->len);
+		if (write_step(WHOLE))
+			mv_report("%s; could not roll the patch batch back either: "
+				  "some areas may hold their new instruction", cause);
+		else
+			mv_report("%s; the patch batch was rolled back: the "
+				  "previous code is in place", cause);
 	}
-	if (!err)
+	if (!err) {
+		int was_stuck = 0;
+
 		for (size_t i = 0; i < n_queue; i++) {
 			struct mv_area *a = queue[i].area;
-			memcpy(a->cur, queue[i].bytes, a->len);
+			memcpy(a->cur, queue[i].want, a->len);
 			a->state = queue[i].state;
+			was_stuck |= a->stuck;
+			a->stuck = 0;
 		}
-	n_queue = 0;
+		if (was_stuck) {
+			update_stuck_table(stuck);
+			stuck = NULL;
+		}
+	}
+	free(stuck);
+	drop_queue();
 	return err;
 }

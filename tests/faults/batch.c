@@ -1,0 +1,147 @@
+/*
+ * Every step of the patching protocol fails, at every point of a sequence
+ * of commits and reverts, while worker threads run the patched code: the
+ * runtime built with fault injection (runtime/fault.h) fails the N-th
+ * text write, sync, open of the writer or allocation, once or from then
+ * on, for N = 1, 2, ... until the sequence no longer reaches N.  After
+ * each call, failed or not:
+ *   - the API's answers describe the code that runs: every path gives the
+ *     results of the configuration the runtime reports (the workers check
+ *     every result they get meanwhile against some configuration);
+ *   - a failed call says what failed and that the process is consistent;
+ * and once the fault is gone, the next commit converges and the final
+ * revert leaves the text exactly as on disk.
+ */
+#include "workload.h"
+
+void __multiverse_fault(int kind, long n, int keep_failing);
+long __multiverse_fault_calls(int kind);
+
+enum { F_WRITE, F_SYNC, F_OPEN, F_ALLOC };
+static const char *const kind_name[] = { "write", "sync", "open", "alloc" };
+
+struct config {
+	int sel, kmode, hook;
+	int (*op)(int);
+};
+
+static const struct config cfgs[] = {
+	{ 1, 1, 0, op_add }, { 0, 0, 1, op_xor }, { 1, 0, 1, calc }, { 0, 1, 0, op_add },
+};
+
+static void set(const struct config *c)
+{
+	__atomic_store_n(&sel, c->sel, __ATOMIC_RELAXED);
+	__atomic_store_n(&kmode, c->kmode, __ATOMIC_RELAXED);
+	__atomic_store_n(&hook_on, c->hook, __ATOMIC_RELAXED);
+	__atomic_store_n(&op, c->op, __ATOMIC_RELAXED);
+}
+
+/* What the runtime reports agrees with what runs. */
+static void check_reported(int committed, const struct config *bound,
+			   const struct config *now, const char *when)
+{
+	void *const fns[] = { (void *)calc, (void *)konst, (void *)ksmall, (void *)hook, &op };
+	const struct config *c = committed ? bound : now;
+	long before = atomic_load(&live_failures);
+
+	for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+		LIVE_CHECK_EQ(multiverse_is_committed(fns[i]), committed);
+	workload_expect(c->sel, c->kmode, c->hook, c->op);
+	if (atomic_load(&live_failures) != before)
+		fprintf(stderr, "  ... %s\n", when);
+}
+
+/* One trial: the sequence with the fault armed, then convergence.
+ * Returns how many calls of the kind the sequence made. */
+static long trial(int kind, long n, int keep_failing)
+{
+	static const int ops[] = { 0, 1, -1, 2, -1, 0 };   /* -1: revert */
+	const struct config *bound = NULL, *now = &cfgs[3];
+	char when[128];
+	long calls;
+
+	__multiverse_fault(kind, n, keep_failing);
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		int r;
+
+		if (ops[i] >= 0)
+			set(now = &cfgs[ops[i]]);
+		r = ops[i] >= 0 ? multiverse_commit() : multiverse_revert();
+		snprintf(when, sizeof when, "%s fault #%ld%s, step %zu (%s) returned %d",
+			 kind_name[kind], n, keep_failing ? " and after" : "", i,
+			 ops[i] >= 0 ? "commit" : "revert", r);
+		/* A failed call either changed nothing, or, where it could
+		 * not roll back what it had written, took effect whole and
+		 * says so. */
+		if (r >= 0 || strstr(multiverse_last_error(), "runs their new code"))
+			bound = ops[i] >= 0 ? now : NULL;
+		if (r < 0) {
+			const char *e = multiverse_last_error();
+			LIVE_CHECK(r == -EIO || r == -EPERM || r == -EMFILE || r == -ENOMEM);
+			/* What failed, and what state that left. */
+			LIVE_CHECK(strstr(e, "injected") || strstr(e, "out of memory") ||
+				   strstr(e, "Too many open files"));
+			LIVE_CHECK(strstr(e, "nothing was written") || strstr(e, "rolled back") ||
+				   strstr(e, "previous code") || strstr(e, "new code") ||
+				   strstr(e, "out of memory"));
+		}
+		check_reported(bound != NULL, bound, now, when);
+	}
+	calls = __multiverse_fault_calls(kind);
+	__multiverse_fault(kind, 0, 0);
+
+	/* The cause is gone: everything converges. */
+	long before = atomic_load(&live_failures);
+	set(&cfgs[3]);
+	LIVE_CHECK(multiverse_commit() >= 0);
+	check_reported(1, &cfgs[3], &cfgs[3], "converging commit");
+	LIVE_CHECK(multiverse_revert() >= 0);
+	workload_check_pristine();
+	if (atomic_load(&live_failures) != before)
+		fprintf(stderr, "  ... converging after %s fault #%ld%s\n",
+			kind_name[kind], n, keep_failing ? " and after" : "");
+	return calls;
+}
+
+/* Every N of one kind, until the sequence no longer reaches N. */
+static int sweep(int kind, int keep_failing)
+{
+	long n = 1;
+
+	while (trial(kind, n, keep_failing) >= n && n < 500 && !atomic_load(&live_failures))
+		n++;
+	return (int)n - 1;
+}
+
+int main(void)
+{
+	struct worker w[2];
+	int counts[4][2];
+
+	live_guard(120);
+	LIVE_CHECK_EQ(text_diffs(), 0);
+	LIVE_CHECK(multiverse_init() == 0);
+
+	/* Alone in the process: faults that pass (the one-step writes). */
+	counts[F_OPEN][0] = sweep(F_OPEN, 0);
+	counts[F_WRITE][0] = sweep(F_WRITE, 0);
+	counts[F_ALLOC][0] = sweep(F_ALLOC, 0);
+	printf("faults alone: open %d, write %d, alloc %d points\n",
+	       counts[F_OPEN][0], counts[F_WRITE][0], counts[F_ALLOC][0]);
+
+	/* With workers running the code: the breakpoint protocol. */
+	workload_start(w, 2);
+	for (int kind = 0; kind < 4; kind++)
+		for (int keep = 0; keep < 2; keep++)
+			if (kind != F_OPEN)
+				counts[kind][keep] = sweep(kind, keep);
+	workload_join(w, 2, 1);
+	printf("faults live: write %d/%d, sync %d/%d, alloc %d/%d points (once/for good)\n",
+	       counts[F_WRITE][0], counts[F_WRITE][1], counts[F_SYNC][0],
+	       counts[F_SYNC][1], counts[F_ALLOC][0], counts[F_ALLOC][1]);
+	/* Too few points prove nothing. */
+	LIVE_CHECK(counts[F_WRITE][1] >= 10 && counts[F_SYNC][1] >= 10 &&
+		   counts[F_ALLOC][1] >= 5);
+	return live_done("faults/batch");
+}
