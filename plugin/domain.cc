@@ -11,6 +11,12 @@
  *              test has a representative, and variants that come out the
  *              same are merged later.
  *
+ * A tested value may be a conversion of the switch ((int)x < 0 is GCC's
+ * form of x > INT_MAX for an unsigned x): each constant counts as the
+ * switch's value that converts to it, never as the same bits read in
+ * another type.  Values are kept as mv_value_of() gives them, the one
+ * form the descriptors carry.
+ *
  * Values outside the domain are not an error: commit then finds no variant
  * and keeps the generic, which reads the switch at run time.
  */
