@@ -93,8 +93,9 @@ bool mv_explicit_values(const_tree decl, std::vector<mv_value> &out)
 	if (args.empty() || !is_string(args[0], "values"))
 		return false;
 	for (size_t i = 1; i < args.size(); i++) {
+		/* check_switch_args() made sure the value fits the type */
 		tree c = fold_convert(TREE_TYPE(decl), args[i]);
-		out.push_back(wi::to_wide(c).to_shwi());
+		out.push_back(mv_value_of(wi::to_widest(c)));
 	}
 	return true;
 }

@@ -11,6 +11,12 @@
  *              test has a representative, and variants that come out the
  *              same are merged later.
  *
+ * A tested value may be a conversion of the switch ((int)x < 0 is GCC's
+ * form of x > INT_MAX for an unsigned x): each constant counts as the
+ * switch's value that converts to it, never as the same bits read in
+ * another type.  Values are kept as mv_value_of() gives them, the one
+ * form the descriptors carry.
+ *
  * Values outside the domain are not an error: commit then finds no variant
  * and keeps the generic, which reads the switch at run time.
  */
@@ -25,67 +31,125 @@ bool mv_value_less(const_tree var, mv_value a, mv_value b)
 	return a < b;
 }
 
-/* Adds c + delta when it is a value of var's type. */
-static void add_value(tree var, tree c, int delta, std::vector<mv_value> &out)
+mv_value mv_value_of(const widest_int &v)
 {
-	if (TREE_CODE(c) != INTEGER_CST)
-		return;
-	widest_int v = wi::to_widest(c) + delta;
-	tree type = TREE_TYPE(var);
-	if (!wi::fits_to_tree_p(v, type))
-		return;
-	out.push_back(wi::to_wide(wide_int_to_tree(type, v)).to_shwi());
+	/* The low 64 bits of the value itself: zero-extended for a value of
+	 * an unsigned type, sign-extended for a negative one. */
+	return v.to_shwi();
 }
 
-static void add_comparison(tree var, enum tree_code code, tree lhs, tree rhs,
-			   tree seen, std::vector<mv_value> &out)
+/* The type conversions from the switch to the value that is tested:
+ * path[0] is the switch's type, path.back() the tested value's. */
+typedef std::vector<tree> mv_path;
+
+/* What a conversion to `type` makes of v. */
+static widest_int convert(const widest_int &v, const_tree type)
+{
+	return wi::ext(v, TYPE_PRECISION(type), TYPE_SIGN(type));
+}
+
+/* Maps c, a value of path.back()'s type, back to a value of the switch
+ * whose conversions along path yield c.  False when there is none. */
+static bool preimage(const mv_path &path, widest_int c, widest_int *out)
+{
+	if (convert(c, path.back()) != c)
+		return false;   /* c + delta left the tested type */
+	for (size_t j = path.size() - 1; j > 0; j--) {
+		widest_int w = convert(c, path[j - 1]);
+		if (convert(w, path[j]) != c)
+			return false;   /* a widening conversion never yields c */
+		c = w;
+	}
+	*out = c;
+	return true;
+}
+
+/* Adds the switch's value that the tested value sees as c + delta. */
+static void add_value(const mv_path &path, tree c, int delta,
+		      std::vector<mv_value> &out)
+{
+	widest_int v;
+	if (TREE_CODE(c) == INTEGER_CST &&
+	    preimage(path, wi::to_widest(c) + delta, &v))
+		out.push_back(mv_value_of(v));
+}
+
+/* Whether the conversions along path keep the order of values: then a
+ * relational test splits the switch's values at c alone.  A change of
+ * signedness, or a narrowing, wraps the switch's range around instead. */
+static bool keeps_order(const mv_path &path)
+{
+	for (size_t j = 1; j < path.size(); j++) {
+		const_tree from = path[j - 1], to = path[j];
+		if (TYPE_PRECISION(to) < TYPE_PRECISION(from))
+			return false;
+		if (TYPE_UNSIGNED(to) != TYPE_UNSIGNED(from) &&
+		    (TYPE_PRECISION(to) == TYPE_PRECISION(from) ||
+		     TYPE_UNSIGNED(to)))
+			return false;
+	}
+	return true;
+}
+
+static void add_comparison(const mv_path &path, enum tree_code code,
+			   tree lhs, tree rhs, tree seen,
+			   std::vector<mv_value> &out)
 {
 	tree c = lhs == seen ? rhs : lhs;
 	if (TREE_CODE(c) != INTEGER_CST)
 		return;
 	if (lhs != seen)   /* c OP x: look at it as x OP' c */
 		code = swap_tree_comparison(code);
-	add_value(var, c, 0, out);
+	add_value(path, c, 0, out);
 	switch (code) {
-	case LT_EXPR: case GE_EXPR: add_value(var, c, -1, out); break;
-	case GT_EXPR: case LE_EXPR: add_value(var, c, +1, out); break;
-	default: break;
+	case LT_EXPR: case GE_EXPR: add_value(path, c, -1, out); break;
+	case GT_EXPR: case LE_EXPR: add_value(path, c, +1, out); break;
+	default: return;
+	}
+	/* GCC folds x > INT_MAX, for an unsigned x, into (int)x < 0: the
+	 * switch's values then also split where the tested type wraps. */
+	if (!keeps_order(path)) {
+		tree t = path.back();
+		add_value(path, TYPE_MIN_VALUE(t), 0, out);
+		add_value(path, TYPE_MAX_VALUE(t), 0, out);
 	}
 }
 
-/* Collects the constants the value `seen` (a copy of the switch) is tested
- * against, following conversions. */
-static void collect_tests(tree var, tree seen, int depth,
-			  std::vector<mv_value> &out)
+/* Collects the constants the value `seen` (a copy of the switch, converted
+ * along path) is tested against, following conversions. */
+static void collect_tests(mv_path &path, tree seen, std::vector<mv_value> &out)
 {
-	if (TREE_CODE(seen) != SSA_NAME || depth > 4)
+	if (TREE_CODE(seen) != SSA_NAME || path.size() > 5 ||
+	    !INTEGRAL_TYPE_P(TREE_TYPE(seen)))
 		return;
+	path.push_back(TREE_TYPE(seen));
 	imm_use_iterator it;
 	gimple *use;
 	FOR_EACH_IMM_USE_STMT(use, it, seen) {
 		if (gcond *cond = dyn_cast<gcond *>(use)) {
-			add_comparison(var, gimple_cond_code(cond),
+			add_comparison(path, gimple_cond_code(cond),
 				       gimple_cond_lhs(cond),
 				       gimple_cond_rhs(cond), seen, out);
 		} else if (gswitch *sw = dyn_cast<gswitch *>(use)) {
 			for (unsigned i = 1; i < gimple_switch_num_labels(sw); i++) {
 				tree label = gimple_switch_label(sw, i);
-				add_value(var, CASE_LOW(label), 0, out);
+				add_value(path, CASE_LOW(label), 0, out);
 				if (CASE_HIGH(label))
-					add_value(var, CASE_HIGH(label), 0, out);
+					add_value(path, CASE_HIGH(label), 0, out);
 			}
 		} else if (is_gimple_assign(use)) {
 			enum tree_code code = gimple_assign_rhs_code(use);
 			tree lhs = gimple_assign_lhs(use);
 			if (TREE_CODE_CLASS(code) == tcc_comparison)
-				add_comparison(var, code, gimple_assign_rhs1(use),
+				add_comparison(path, code, gimple_assign_rhs1(use),
 					       gimple_assign_rhs2(use), seen, out);
 			else if (code == BIT_AND_EXPR)
-				add_value(var, gimple_assign_rhs2(use), 0, out);
+				add_value(path, gimple_assign_rhs2(use), 0, out);
 			else if (CONVERT_EXPR_CODE_P(code) || code == SSA_NAME)
-				collect_tests(var, lhs, depth + 1, out);
+				collect_tests(path, lhs, out);
 		}
 	}
+	path.pop_back();
 }
 
 static void sort_unique(tree var, std::vector<mv_value> &v)
@@ -110,7 +174,7 @@ std::vector<mv_value> mv_domain(tree var, function *fn)
 			tree v = TREE_VALUE(e);
 			if (TREE_CODE(v) == CONST_DECL)
 				v = DECL_INITIAL(v);
-			add_value(var, v, 0, out);
+			add_value(mv_path(1, type), v, 0, out);
 		}
 		sort_unique(var, out);
 		return out;
@@ -124,8 +188,10 @@ std::vector<mv_value> mv_domain(tree var, function *fn)
 			     !gsi_end_p(gsi); gsi_next(&gsi)) {
 				gimple *s = gsi_stmt(gsi);
 				if (gimple_assign_single_p(s) &&
-				    gimple_assign_rhs1(s) == var)
-					collect_tests(var, gimple_assign_lhs(s), 0, out);
+				    gimple_assign_rhs1(s) == var) {
+					mv_path path;
+					collect_tests(path, gimple_assign_lhs(s), out);
+				}
 			}
 		}
 	}

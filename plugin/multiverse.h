@@ -12,7 +12,10 @@
 #include <string>
 #include <vector>
 
-/* A switch value as a bit pattern; the switch's type says how to order it. */
+/* A value of a switch's type, as the descriptors carry it (see
+ * docs/descriptor-format.md): its low 64 bits, so zero-extended for an
+ * unsigned type and sign-extended for a signed one.  Each value has one
+ * such form; the switch's type says how to order them (mv_value_less). */
 typedef int64_t mv_value;
 
 /* low <= var <= high; var == NULL_TREE marks nothing. */
@@ -53,6 +56,7 @@ bool mv_explicit_values(const_tree decl, std::vector<mv_value> &out);
 extern bool mv_unit_uses_multiverse;
 
 /* domain.cc */
+mv_value mv_value_of(const widest_int &v);
 bool mv_value_less(const_tree var, mv_value a, mv_value b);
 std::vector<mv_value> mv_domain(tree var, function *fn);
 

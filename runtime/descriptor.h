@@ -42,8 +42,9 @@ struct mv_desc_var {
 /*
  * One conjunct of a variant's guard: low <= *var <= high, both inclusive,
  * compared as signed or unsigned 64-bit values according to the switch's
- * MV_VAR_SIGNED flag (the switch is widened from its width first).
- * 24 bytes.
+ * MV_VAR_SIGNED flag.  The bounds are values of the switch's type in one
+ * form: zero-extended from its width for an unsigned switch, sign-extended
+ * for a signed one, as mv_switch_read() widens the switch.  24 bytes.
  */
 struct mv_desc_guard {
 	void *var;

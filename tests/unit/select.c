@@ -14,6 +14,8 @@ static int32_t a;
 static uint8_t b;
 static int64_t t;
 static uint64_t u;
+static uint32_t w;
+static int16_t h;
 static int unknown;
 
 static struct mv_var vars[] = {
@@ -21,6 +23,8 @@ static struct mv_var vars[] = {
 	{ .addr = &b, .name = "b", .width = 1, .flags = 0, .bound = 1 },
 	{ .addr = &t, .name = "t", .width = 8, .flags = MV_VAR_SIGNED | MV_VAR_TRACKED },
 	{ .addr = &u, .name = "u", .width = 8, .flags = 0, .bound = 1 },
+	{ .addr = &w, .name = "w", .width = 4, .flags = 0, .bound = 1 },
+	{ .addr = &h, .name = "h", .width = 2, .flags = MV_VAR_SIGNED, .bound = 1 },
 };
 
 static const struct mv_var *find(const void *addr)
@@ -84,6 +88,37 @@ static void test_guard(void)
 	CHECK(!mv_guard_holds(&tg, 0));
 }
 
+/* A bound is the value of the switch's type, zero-extended for an unsigned
+ * switch and sign-extended for a signed one: the form mv_switch_read()
+ * gives and the plugin emits.  No other form of the same bits matches. */
+static void test_canonical(void)
+{
+	const struct mv_var *vw = find(&w), *vh = find(&h);
+	struct mv_desc_guard top = { &w, 0x80000001ll, 0x80000001ll };
+	struct mv_desc_guard sext = { &w, (int64_t)0xffffffff80000001ull,
+				      (int64_t)0xffffffff80000001ull };
+	struct mv_desc_guard span = { &w, 0x7fffffffll, 0x80000000ll };
+	struct mv_desc_guard max = { &w, 0xffffffffll, 0xffffffffll };
+	struct mv_desc_guard hmin = { &h, -32768, -32768 };
+	struct mv_desc_guard hzext = { &h, 0x8000, 0x8000 };
+
+	w = 0x80000001u;
+	CHECK(mv_switch_read(&w, 4, 0) == 0x80000001ll);
+	CHECK(mv_guard_holds(&top, vw));
+	CHECK(!mv_guard_holds(&sext, vw));
+	CHECK(!mv_guard_holds(&span, vw));
+	w = 0x80000000u;
+	CHECK(mv_guard_holds(&span, vw));      /* no wrap at the sign bit */
+	w = 0x7fffffffu;
+	CHECK(mv_guard_holds(&span, vw));
+	w = UINT32_MAX;
+	CHECK(mv_guard_holds(&max, vw));
+	CHECK(!mv_guard_holds(&span, vw));
+	h = INT16_MIN;
+	CHECK(mv_guard_holds(&hmin, vh));
+	CHECK(!mv_guard_holds(&hzext, vh));
+}
+
 static void test_select(void)
 {
 	static const struct mv_desc_guard a0[] = { { &a, 0, 0 } };
@@ -130,6 +165,7 @@ int main(void)
 {
 	test_read();
 	test_guard();
+	test_canonical();
 	test_select();
 	return 0;
 }
