@@ -37,6 +37,7 @@
 #include "rtl-iter.h"
 #include "output.h"
 #include "varasm.h"
+#include "target.h"
 #include "ggc.h"
 #include "print-tree.h"
 #include "langhooks.h"

@@ -17,7 +17,12 @@
  *     no jump inside the function can land on it, and after an endbr64;
  *   - put a local label on every direct call and tail call to a
  *     multiversed function, and on every call or tail call through a
- *     function-pointer switch, for the site descriptors.
+ *     function-pointer switch, for the site descriptors;
+ *   - keep tail calls 5 bytes long.  Gas shortens `jmp f` to a 2-byte jmp
+ *     when f binds locally and lies in the caller's section: a generic's
+ *     tail call to itself, or calls within a section the user gave.  Such
+ *     a jump cannot reach a variant, so it is sent to a hidden weak alias
+ *     of f instead, which gas must leave to the linker.
  */
 #include "multiverse.h"
 
@@ -172,6 +177,41 @@ void plant_entry(mv_function &f)
 	f.entry_label = n;
 }
 
+const char *section_of(tree decl)
+{
+	const char *s = DECL_SECTION_NAME(decl);
+	return s ? s : ".text";
+}
+
+/* The hidden weak alias of callee that a tail call from the current
+ * function must use, or NULL if gas keeps the jump long anyway. */
+rtx long_jump_target(rtx_insn *insn, tree callee)
+{
+	static std::set<tree> aliased;
+	rtx call = get_call_rtx_from(insn);
+	rtx addr = XEXP(XEXP(call, 0), 0);
+	cgraph_node *node = cgraph_node::get(callee);
+
+	if (!SIBLING_CALL_P(insn) || GET_CODE(addr) != SYMBOL_REF ||
+	    !SYMBOL_REF_LOCAL_P(addr) || !node || !node->definition ||
+	    strcmp(section_of(callee), section_of(current_function_decl)))
+		return NULL_RTX;
+	const char *name = targetm.strip_name_encoding(XSTR(addr, 0));
+	std::string alias = std::string(name) + ".mvjmp";
+	if (!aliased.count(callee)) {
+		aliased.insert(callee);
+		mv_keep(callee);
+		/* Directives that do not depend on the current section, so
+		 * they may go out between two functions. */
+		fprintf(asm_out_file, "\t.weak\t%s\n\t.hidden\t%s\n"
+			"\t.set\t%s, %s\n", alias.c_str(), alias.c_str(),
+			alias.c_str(), name);
+	}
+	rtx sym = gen_rtx_SYMBOL_REF(Pmode, ggc_strdup(alias.c_str()));
+	SYMBOL_REF_FLAGS(sym) = SYMBOL_REF_FLAGS(addr);
+	return sym;
+}
+
 struct sites_pass : public rtl_opt_pass {
 	sites_pass(gcc::context *ctxt) : rtl_opt_pass(data, ctxt) {}
 	static const pass_data data;
@@ -191,6 +231,13 @@ struct sites_pass : public rtl_opt_pass {
 			tree callee = call_target(i);
 			if (!callee)
 				continue;
+			if (TREE_CODE(callee) == FUNCTION_DECL) {
+				if (rtx sym = long_jump_target(i, callee)) {
+					rtx call = get_call_rtx_from(i);
+					validate_change(i, &XEXP(XEXP(call, 0), 0),
+							sym, 0);
+				}
+			}
 			unsigned n = next_label++;
 			emit_asm_before(i, ".LMVS" + std::to_string(n) + ":",
 					INSN_LOCATION(i));

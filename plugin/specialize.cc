@@ -142,6 +142,38 @@ void give_own_section(tree decl)
 	set_decl_section_name(decl, name.c_str());
 }
 
+/* GCC refuses to copy some bodies; say why and what the user can change.
+ * The program still works, on the generic. */
+void warn_not_versionable(tree decl)
+{
+	function *fn = DECL_STRUCT_FUNCTION(decl);
+	location_t loc = DECL_SOURCE_LOCATION(decl);
+	auto_diagnostic_group d;
+
+	if (fn->has_forced_label_in_static) {
+		if (warning_at(loc, 0, "%qD cannot be specialized: it stores the "
+			       "address of a local label in a static variable, "
+			       "which GCC cannot remap in a copy; only the "
+			       "generic is used", decl))
+			inform(loc, "build the label table in an automatic "
+			       "(non-static) array instead");
+	} else if (fn->has_nonlocal_label) {
+		if (warning_at(loc, 0, "%qD cannot be specialized: it receives "
+			       "a non-local goto (from a nested function or "
+			       "%<__builtin_setjmp%>); only the generic is used",
+			       decl))
+			inform(loc, "move the target label out of the "
+			       "multiversed function");
+	} else if (lookup_attribute("noclone", DECL_ATTRIBUTES(decl))) {
+		warning_at(loc, 0, "%qD cannot be specialized: it has the "
+			   "%<noclone%> attribute; only the generic is used",
+			   decl);
+	} else {
+		warning_at(loc, 0, "%qD cannot be specialized: GCC cannot copy "
+			   "its body; only the generic is used", decl);
+	}
+}
+
 void specialize(cgraph_node *node)
 {
 	tree decl = node->decl;
@@ -163,10 +195,7 @@ void specialize(cgraph_node *node)
 		return;
 	}
 	if (!tree_versionable_function_p(decl)) {
-		warning_at(DECL_SOURCE_LOCATION(decl), 0,
-			   "%qD cannot be cloned by GCC (it has non-local or "
-			   "computed-goto labels, or the %<noclone%> attribute); "
-			   "only the generic is used", decl);
+		warn_not_versionable(decl);
 		return;
 	}
 

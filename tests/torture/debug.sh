@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Debug info of a torture program built with -g: readelf and objdump parse
+# it without complaint, and gdb stops in a variant of one of its
+# multiversed functions.  $1: the executable, $2: a multiversed function
+# the program commits and then calls (default: the first that has
+# variants; every corpus program calls all of them after a commit).
+# Variants are named <fn>.multiverse.<n>.
+set -u
+exe=$1
+fn=${2:-$(nm "$exe" | sed -n 's/.* [tT] \(.*\)\.multiverse\.[0-9]*$/\1/p' | sort | head -n 1)}
+status=0
+for tool in "readelf --debug-dump=info" "objdump --dwarf=info"; do
+	if ! $tool "$exe" 2>&1 >/dev/null | (! grep .); then
+		echo "$tool complained"; status=1
+	fi
+done
+command -v gdb >/dev/null || { echo "gdb missing: not checked"; exit $status; }
+# The program calls fn before its first commit too; only a stop in a
+# variant can come after it.
+breaks=()
+for v in $(nm "$exe" | sed -n "s/.* [tT] \($fn\.multiverse\.[0-9]*\)$/\1/p"); do
+	breaks+=(-ex "break $v")
+done
+[ ${#breaks[@]} -gt 0 ] || { echo "no variant symbols $fn.multiverse.*"; exit 1; }
+log=$(timeout 60 gdb -batch -nx "${breaks[@]}" -ex run \
+	-ex 'info symbol $pc' -ex kill "$exe" 2>&1)
+if ! grep -q "^Breakpoint [0-9]*, $fn " <<<"$log" ||
+   ! grep -q "^$fn\.multiverse.* in section" <<<"$log"; then
+	echo "gdb did not stop in a variant of $fn:"; echo "$log"; status=1
+fi
+exit $status
