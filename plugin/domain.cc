@@ -7,9 +7,9 @@
  *   integer    {0, 1} plus what the function compares the switch with:
  *              c for x == c, x != c and case c; c and the value on the
  *              other side of the boundary for x < c, x <= c, x > c, x >= c;
- *              0 and m for a bit test (x & m).  So every outcome of each
- *              test has a representative, and variants that come out the
- *              same are merged later.
+ *              m for a bit test (x & m), 0 being there already.  So
+ *              every outcome of each test has a representative, and
+ *              variants that come out the same are merged later.
  *
  * A tested value may be a conversion of the switch ((int)x < 0 is GCC's
  * form of x > INT_MAX for an unsigned x): each constant counts as the
