@@ -41,6 +41,12 @@ $(B)/libmultiverse-faults.a: $(FAULTS_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+# The same as the shared runtime, under its soname, so that modules that
+# need libmultiverse.so share it.
+$(B)/faults/lib/libmultiverse.so: $(FAULTS_OBJ)
+	@mkdir -p $(B)/faults/lib
+	$(CC) -shared -Wl,-soname,libmultiverse.so -o $@ $^
+
 $(B)/libmultiverse.a: $(RUNTIME_OBJ)
 	rm -f $@
 	ar rcs $@ $^
@@ -69,7 +75,7 @@ install: all
 	    tools/multiverse-gcc.in > $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
 
-test: all $(B)/libmultiverse-faults.a
+test: all $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 	tests/run
 
 demo: all

@@ -136,6 +136,7 @@ int mv_poke_trap(struct mv_cpu *cpu);
 int mv_poke_matches(const struct mv_area *a);
 extern size_t mv_poke_n_stuck;
 extern int mv_poke_forward;   /* the last failed batch took effect */
+extern int mv_poke_must_forward; /* the batch may not be rolled back */
 
 /* site.c */
 void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name);

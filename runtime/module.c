@@ -17,9 +17,11 @@
  * leave the tables.  Areas inside the module are not written, since they
  * are about to disappear, so unloading at process exit writes nothing.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "internal.h"
+#include "multiverse.h"
 #include "platform.h"
 
 static int fn_in(const struct mv_fn *f, const struct mv_module *m)
@@ -137,10 +139,18 @@ int mv_module_unloading(const struct mv_module *m)
 	int err;
 
 	u.n = mv_module_spans(inside, u.spans, MV_SPANS_MAX);
+	/* The module goes whatever happens: a failed batch may only go
+	 * forward (poke.c), and the records of the module are dropped. */
+	mv_poke_must_forward = 1;
 	err = mv_batch(let_go, &u);
-	if (err < 0)
-		return err;
+	mv_poke_must_forward = 0;
+	if (err < 0) {
+		char cause[200];
+
+		snprintf(cause, sizeof cause, "%s", multiverse_last_error());
+		mv_report("unloading a module: %s", cause);
+	}
 	mv_forget(m, u.spans, u.n);
 	mv_link();
-	return 0;
+	return err < 0 ? err : 0;
 }

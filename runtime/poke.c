@@ -90,6 +90,7 @@ static struct known *known;
 static int handlers_busy;
 size_t mv_poke_n_stuck;
 int mv_poke_forward;
+int mv_poke_must_forward;
 
 int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 {
@@ -403,16 +404,34 @@ static int write_live(struct trap_batch **stuck)
 
 	err = write_steps();
 	if (err) {
-		char cause[160];
+		char cause[400];
 		int rolled_back;
 
 		snprintf(cause, sizeof cause, "%s", multiverse_last_error());
-		/* Back to what the areas held: emulated first, then written. */
-		republish(&published, old);
-		old = NULL;
-		for (size_t i = 0; i < n_queue; i++)
-			memcpy(queue[i].bytes, queue[i].area->cur, queue[i].area->len);
-		rolled_back = !write_steps();
+		if (mv_poke_must_forward) {
+			/* Unloading: the previous code reaches into a module
+			 * about to go, so the batch may only go forward.  Its
+			 * breakpoints keep emulating the new bytes; try once
+			 * more to finish it. */
+			err = write_steps();
+			if (!err) {
+				mv_report("%s; the patch batch was completed on a "
+					  "second try", cause);
+				republish(&published, NULL);
+				free(old);
+				return 0;
+			}
+			mv_poke_forward = 1;
+			rolled_back = 0;
+		} else {
+			/* Back to what the areas held: emulated first, then
+			 * written. */
+			republish(&published, old);
+			old = NULL;
+			for (size_t i = 0; i < n_queue; i++)
+				memcpy(queue[i].bytes, queue[i].area->cur, queue[i].area->len);
+			rolled_back = !write_steps();
+		}
 		/*
 		 * Not rolled back: each area holds its old instruction, its
 		 * new one, or a breakpoint, whose emulation we choose.  Old
@@ -441,6 +460,18 @@ static int write_live(struct trap_batch **stuck)
 			a->stuck |= !rolled_back;
 			if (a->stuck)
 				memcpy(a->alt, a->addr, a->len);
+		}
+		size_t untouched = 0;
+		for (size_t i = 0; i < n_queue && mv_poke_must_forward; i++)
+			untouched += queue[i].area->addr[0] != MV_ARCH_BREAKPOINT &&
+				     memcmp(queue[i].area->addr, queue[i].want,
+					    queue[i].area->len);
+		if (untouched) {
+			size_t len = strlen(cause);
+			snprintf(cause + len, sizeof cause - len, "; %zu areas could "
+				 "not be written at all and still reach into the "
+				 "module being unloaded: calling through them will "
+				 "crash", untouched);
 		}
 		if (rolled_back) {
 			mv_report("%s; the patch batch was rolled back: the "

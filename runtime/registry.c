@@ -16,6 +16,7 @@ struct module {
 	struct module *next;
 	struct mv_module d;
 	int merged;
+	int touched;          /* a merge was tried: records may be in the tables */
 };
 
 static struct module *modules, **modules_end = &modules;
@@ -121,7 +122,7 @@ MV_API int __multiverse_unregister_module(uint32_t version,
 	p = find(var_start, fn_start, site_start);
 	m = *p;
 	if (m) {
-		if (m->merged)
+		if (m->touched)
 			err = mv_module_unloading(&m->d);
 		mv_mem_refresh();   /* the module's memory may be gone soon */
 		*p = m->next;
@@ -142,6 +143,7 @@ int mv_sync(void)
 	for (struct module *m = modules; m; m = m->next) {
 		if (m->merged)
 			continue;
+		m->touched = 1;
 		if (mv_merge(&m->d)) {
 			mv_link();
 			return mv_error(-ENOMEM, "out of memory building the tables");

@@ -12,45 +12,7 @@
  * and once the fault is gone, the next commit converges and the final
  * revert leaves the text exactly as on disk.
  */
-#include "workload.h"
-
-void __multiverse_fault(int kind, long n, int keep_failing);
-long __multiverse_fault_calls(int kind);
-
-enum { F_WRITE, F_SYNC, F_OPEN, F_ALLOC };
-static const char *const kind_name[] = { "write", "sync", "open", "alloc" };
-
-struct config {
-	int sel, kmode, hook;
-	int (*op)(int);
-};
-
-static const struct config cfgs[] = {
-	{ 1, 1, 0, op_add }, { 0, 0, 1, op_xor }, { 1, 0, 1, calc }, { 0, 1, 0, op_add },
-};
-
-static void set(const struct config *c)
-{
-	__atomic_store_n(&sel, c->sel, __ATOMIC_RELAXED);
-	__atomic_store_n(&kmode, c->kmode, __ATOMIC_RELAXED);
-	__atomic_store_n(&hook_on, c->hook, __ATOMIC_RELAXED);
-	__atomic_store_n(&op, c->op, __ATOMIC_RELAXED);
-}
-
-/* What the runtime reports agrees with what runs. */
-static void check_reported(int committed, const struct config *bound,
-			   const struct config *now, const char *when)
-{
-	void *const fns[] = { (void *)calc, (void *)konst, (void *)ksmall, (void *)hook, &op };
-	const struct config *c = committed ? bound : now;
-	long before = atomic_load(&live_failures);
-
-	for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-		LIVE_CHECK_EQ(multiverse_is_committed(fns[i]), committed);
-	workload_expect(c->sel, c->kmode, c->hook, c->op);
-	if (atomic_load(&live_failures) != before)
-		fprintf(stderr, "  ... %s\n", when);
-}
+#include "faults.h"
 
 /* One trial: the sequence with the fault armed, then convergence.
  * Returns how many calls of the kind the sequence made. */

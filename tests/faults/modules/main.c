@@ -1,0 +1,118 @@
+/*
+ * Faults in the batches of module loading and unloading: the sequence
+ * commits, dlopen()s a module (bound at once), commits a function-pointer
+ * switch of a shared library (lib.c) to a function in it, and dlclose()s
+ * it (which must restore the library's site bound into it), while workers run the executable's patched code;
+ * every step fails in turn, once and from then on, as in ../batch.c.
+ * An unloading batch that fails may only go forward: its breakpoints
+ * emulate the restored instructions.  argv[1] is the folder of plugin.so.
+ */
+#include "faults.h"
+
+#include <dlfcn.h>
+
+/* lib.c: its hook_default is the negation; NULL sets it */
+static int negate(int x) { return -x; }
+int call_hookp(int x);
+void lib_set_hook(int (*fn)(int));
+void *lib_hook_switch(void);
+
+static char path[4096];
+
+static long trial(int kind, long n, int keep_failing)
+{
+	char when[128];
+	long calls;
+	int r, unreachable = 0;
+
+	__multiverse_fault(kind, n, keep_failing);
+	snprintf(when, sizeof when, "%s fault #%ld%s", kind_name[kind], n,
+		 keep_failing ? " and after" : "");
+	/* What the pointer switch's sites call: bound, or hookp itself. */
+	int (*bound)(int) = NULL;
+
+	set(&cfgs[0]);
+	r = multiverse_commit();
+	if (r >= 0 || strstr(multiverse_last_error(), "new code"))
+		bound = negate;
+	check_reported(bound != NULL, &cfgs[0], &cfgs[0], when);
+
+	void *h = dlopen(path, RTLD_NOW);
+	LIVE_CHECK(h != NULL);
+	if (!h)
+		return 0;
+	int (*plug_call)(int) = (int (*)(int))dlsym(h, "plug_call");
+	int (*plug_target)(int) = (int (*)(int))dlsym(h, "plug_target");
+	for (int x = 0; x < 5; x++)
+		LIVE_CHECK_EQ(plug_call(x), 2 * x + 1);
+
+	int (*hookp)(int) = plug_target;
+	lib_set_hook(hookp);
+	r = multiverse_commit();
+	if (r >= 0 || strstr(multiverse_last_error(), "new code"))
+		bound = plug_target;
+	for (int x = 0; x < 5; x++)
+		LIVE_CHECK_EQ(call_hookp(x), (bound ? bound : hookp)(x));
+	if (bound == plug_target)
+		LIVE_CHECK_EQ(multiverse_is_committed(lib_hook_switch()), 1);
+
+	/* Not committed: the sites may still call plug_target directly,
+	 * and unloading must restore them. */
+	lib_set_hook(NULL);
+	dlclose(h);
+	unreachable = strstr(multiverse_last_error(), "could not be written at all") != NULL;
+	if (!unreachable)
+		for (int x = 0; x < 5; x++)
+			LIVE_CHECK_EQ(call_hookp(x), -x);
+
+	calls = __multiverse_fault_calls(kind);
+	__multiverse_fault(kind, 0, 0);
+
+	/* The cause is gone: everything converges. */
+	long before = atomic_load(&live_failures);
+	set(&cfgs[3]);
+	LIVE_CHECK(multiverse_commit() >= 0);
+	check_reported(1, &cfgs[3], &cfgs[3], "converging commit");
+	LIVE_CHECK(multiverse_revert() >= 0);
+	workload_check_pristine();
+	if (!unreachable)
+		for (int x = 0; x < 5; x++)
+			LIVE_CHECK_EQ(call_hookp(x), -x);
+	if (atomic_load(&live_failures) != before)
+		fprintf(stderr, "  ... converging after %s\n", when);
+	return calls;
+}
+
+static int sweep(int kind, int keep_failing)
+{
+	long n = 1;
+
+	while (trial(kind, n, keep_failing) >= n && n < 500 && !atomic_load(&live_failures))
+		n++;
+	return (int)n - 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct worker w[2];
+	int counts[4][2] = { { 0 } };
+
+	if (argc < 2)
+		return 2;
+	snprintf(path, sizeof path, "%s/plugin.so", argv[1]);
+	live_guard(120);
+	LIVE_CHECK_EQ(text_diffs(), 0);
+	workload_start(w, 2);
+	/* Not allocations: an unloading batch that cannot allocate writes
+	 * nothing, and the sites into the module stay (docs/patching.md). */
+	for (int kind = 0; kind < 4; kind++)
+		for (int keep = 0; keep < 2; keep++)
+			if (kind == F_WRITE || kind == F_SYNC)
+				counts[kind][keep] = sweep(kind, keep);
+	workload_join(w, 2, 1);
+	printf("faults in modules: write %d/%d, sync %d/%d points (once/for good)\n",
+	       counts[F_WRITE][0], counts[F_WRITE][1], counts[F_SYNC][0],
+	       counts[F_SYNC][1]);
+	LIVE_CHECK(counts[F_WRITE][1] >= 10 && counts[F_SYNC][1] >= 5);
+	return live_done("faults/modules");
+}
