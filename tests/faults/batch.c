@@ -53,27 +53,10 @@ static long trial(int kind, long n, int keep_failing)
 	calls = __multiverse_fault_calls(kind);
 	__multiverse_fault(kind, 0, 0);
 
-	/* The cause is gone: everything converges. */
-	long before = atomic_load(&live_failures);
-	set(&cfgs[3]);
-	LIVE_CHECK(multiverse_commit() >= 0);
-	check_reported(1, &cfgs[3], &cfgs[3], "converging commit");
-	LIVE_CHECK(multiverse_revert() >= 0);
-	workload_check_pristine();
-	if (atomic_load(&live_failures) != before)
-		fprintf(stderr, "  ... converging after %s fault #%ld%s\n",
-			kind_name[kind], n, keep_failing ? " and after" : "");
+	snprintf(when, sizeof when, "%s fault #%ld%s", kind_name[kind], n,
+		 keep_failing ? " and after" : "");
+	check_converges(when);
 	return calls;
-}
-
-/* Every N of one kind, until the sequence no longer reaches N. */
-static int sweep(int kind, int keep_failing)
-{
-	long n = 1;
-
-	while (trial(kind, n, keep_failing) >= n && n < 500 && !atomic_load(&live_failures))
-		n++;
-	return (int)n - 1;
 }
 
 int main(void)
@@ -86,9 +69,9 @@ int main(void)
 	LIVE_CHECK(multiverse_init() == 0);
 
 	/* Alone in the process: faults that pass (the one-step writes). */
-	counts[F_OPEN][0] = sweep(F_OPEN, 0);
-	counts[F_WRITE][0] = sweep(F_WRITE, 0);
-	counts[F_ALLOC][0] = sweep(F_ALLOC, 0);
+	counts[F_OPEN][0] = sweep(trial, F_OPEN, 0);
+	counts[F_WRITE][0] = sweep(trial, F_WRITE, 0);
+	counts[F_ALLOC][0] = sweep(trial, F_ALLOC, 0);
 	printf("faults alone: open %d, write %d, alloc %d points\n",
 	       counts[F_OPEN][0], counts[F_WRITE][0], counts[F_ALLOC][0]);
 
@@ -97,7 +80,7 @@ int main(void)
 	for (int kind = 0; kind < 4; kind++)
 		for (int keep = 0; keep < 2; keep++)
 			if (kind != F_OPEN)
-				counts[kind][keep] = sweep(kind, keep);
+				counts[kind][keep] = sweep(trial, kind, keep);
 	workload_join(w, 2, 1);
 	printf("faults live: write %d/%d, sync %d/%d, alloc %d/%d points (once/for good)\n",
 	       counts[F_WRITE][0], counts[F_WRITE][1], counts[F_SYNC][0],

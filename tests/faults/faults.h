@@ -46,4 +46,30 @@ static void check_reported(int committed, const struct config *bound,
 		fprintf(stderr, "  ... %s\n", when);
 }
 
+/* Once the fault is gone, a commit converges and the final revert leaves
+ * everything as on disk; says after what, if not. */
+static void check_converges(const char *after)
+{
+	long before = atomic_load(&live_failures);
+
+	set(&cfgs[3]);
+	LIVE_CHECK(multiverse_commit() >= 0);
+	check_reported(1, &cfgs[3], &cfgs[3], "converging commit");
+	LIVE_CHECK(multiverse_revert() >= 0);
+	workload_check_pristine();
+	if (atomic_load(&live_failures) != before)
+		fprintf(stderr, "  ... converging after %s\n", after);
+}
+
+/* Runs trial(kind, n, keep_failing) for every N, until the sequence no
+ * longer reaches N; returns how many points were tried. */
+static int sweep(long (*trial)(int, long, int), int kind, int keep_failing)
+{
+	long n = 1;
+
+	while (trial(kind, n, keep_failing) >= n && n < 500 && !atomic_load(&live_failures))
+		n++;
+	return (int)n - 1;
+}
+
 #endif

@@ -80,21 +80,6 @@ static void start(struct blocker *b, enum how how, unsigned seed)
 	}
 }
 
-/* Commits and reverts for the given time; every call must succeed. */
-static unsigned long churn(double seconds, unsigned *s)
-{
-	unsigned long calls = 0;
-	double t0 = live_now();
-	const char *what;
-
-	while (live_now() - t0 < seconds && !atomic_load(&workload_stop)) {
-		if (workload_step(s, &what) < 0)
-			break;
-		calls++;
-	}
-	return calls;
-}
-
 int main(void)
 {
 	static struct blocker b[4];
@@ -109,10 +94,10 @@ int main(void)
 	workload_start(plain, 1);
 	start(&b[0], LIBC_PTHREAD, 11);
 	start(&b[1], LIBC_PROCMASK, 22);
-	calls = churn(0.4, &s);
+	calls = workload_churn(0.4, &s);
 	/* And after it. */
 	start(&b[2], LIBC_PTHREAD, 33);
-	calls += churn(0.4, &s);
+	calls += workload_churn(0.4, &s);
 	printf("blocked_signals: %lu API calls under workers blocking all signals\n", calls);
 	LIVE_CHECK(calls > 50);
 
@@ -134,7 +119,7 @@ int main(void)
 		usleep(1000);
 	LIVE_CHECK(multiverse_commit() > 0);
 	LIVE_CHECK_EQ(multiverse_is_committed(calc), 1);
-	calls = churn(0.3, &s);
+	calls = workload_churn(0.3, &s);
 	LIVE_CHECK(calls > 20);
 
 	LIVE_CHECK(multiverse_revert() >= 0);

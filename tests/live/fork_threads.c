@@ -119,8 +119,7 @@ int main(void)
 	struct worker w[2];
 	pthread_t side[2];
 	unsigned s = 2024;
-	unsigned long calls = 0;
-	const char *what;
+	unsigned long calls;
 
 	live_guard(25);
 	LIVE_CHECK_EQ(text_diffs(), 0);
@@ -128,12 +127,7 @@ int main(void)
 	pthread_create(&side[0], NULL, forker, NULL);
 	pthread_create(&side[1], NULL, thread_churn, NULL);
 
-	double t0 = live_now();
-	while (live_now() - t0 < 1.0 && !atomic_load(&workload_stop)) {
-		if (workload_step(&s, &what) < 0)
-			break;
-		calls++;
-	}
+	calls = workload_churn(1.0, &s);
 	atomic_store(&stop_side, 1);
 	pthread_join(side[0], NULL);
 	pthread_join(side[1], NULL);

@@ -158,6 +158,18 @@ static inline void live_guard(unsigned seconds)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
+/* The kernel's struct sigaction, for tests that set actions by the raw
+ * system call, behind the C library's (and the runtime's) back. */
+#ifndef SA_RESTORER
+#define SA_RESTORER 0x04000000
+#endif
+struct kernel_sigaction {
+	void (*handler)(int);
+	unsigned long flags;
+	void (*restorer)(void);
+	unsigned long mask;
+};
+
 /* --- pristine text: text_diffs() from the e2e tests ------------------- */
 
 #include "text.h"

@@ -78,16 +78,6 @@ static void *pinger(void *arg)
 	return NULL;
 }
 
-/* The kernel's struct sigaction, for the raw system call. */
-#ifndef SA_RESTORER
-#define SA_RESTORER 0x04000000
-#endif
-struct kernel_sigaction {
-	void (*handler)(int);
-	unsigned long flags;
-	void (*restorer)(void);
-	unsigned long mask;
-};
 
 int main(void)
 {
@@ -95,8 +85,7 @@ int main(void)
 	struct itimerval every = { { 0, 200 }, { 0, 200 } }, off = { 0 };
 	pthread_t ping;
 	unsigned s = 4242;
-	unsigned long calls = 0;
-	const char *what;
+	unsigned long calls;
 
 	live_guard(30);
 	LIVE_CHECK_EQ(text_diffs(), 0);
@@ -110,12 +99,7 @@ int main(void)
 	pthread_create(&ping, NULL, pinger, w);
 	setitimer(ITIMER_PROF, &every, NULL);
 
-	double t0 = live_now();
-	while (live_now() - t0 < 0.8 && !atomic_load(&workload_stop)) {
-		if (workload_step(&s, &what) < 0)
-			break;
-		calls++;
-	}
+	calls = workload_churn(0.8, &s);
 	setitimer(ITIMER_PROF, &off, NULL);
 	atomic_store(&stop_pinger, 1);
 	pthread_join(ping, NULL);

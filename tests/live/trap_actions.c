@@ -42,12 +42,6 @@ static void do_int3(void) { __asm__ volatile("int3"); }
 static volatile sig_atomic_t plain_calls;
 static void plain(int sig) { (void)sig; plain_calls++; }
 
-struct kernel_sigaction {
-	void (*handler)(int);
-	unsigned long flags;
-	void (*restorer)(void);
-	unsigned long mask;
-};
 
 int main(void)
 {

@@ -282,6 +282,22 @@ static inline int workload_step(unsigned *s, const char **what)
 	return r;
 }
 
+/* Random API calls for the given time, or until one fails or a worker
+ * saw a wrong result; returns how many were made. */
+static inline unsigned long workload_churn(double seconds, unsigned *s)
+{
+	unsigned long calls = 0;
+	double t0 = live_now();
+	const char *what;
+
+	while (live_now() - t0 < seconds && !atomic_load(&workload_stop)) {
+		if (workload_step(s, &what) < 0)
+			break;
+		calls++;
+	}
+	return calls;
+}
+
 /* Every path gives exactly the results of one configuration (used while
  * that configuration is committed, or on the generics with the switches
  * holding it). */

@@ -68,28 +68,11 @@ static long trial(int kind, long n, int keep_failing)
 	calls = __multiverse_fault_calls(kind);
 	__multiverse_fault(kind, 0, 0);
 
-	/* The cause is gone: everything converges. */
-	long before = atomic_load(&live_failures);
-	set(&cfgs[3]);
-	LIVE_CHECK(multiverse_commit() >= 0);
-	check_reported(1, &cfgs[3], &cfgs[3], "converging commit");
-	LIVE_CHECK(multiverse_revert() >= 0);
-	workload_check_pristine();
+	check_converges(when);
 	if (!unreachable)
 		for (int x = 0; x < 5; x++)
 			LIVE_CHECK_EQ(call_hookp(x), -x);
-	if (atomic_load(&live_failures) != before)
-		fprintf(stderr, "  ... converging after %s\n", when);
 	return calls;
-}
-
-static int sweep(int kind, int keep_failing)
-{
-	long n = 1;
-
-	while (trial(kind, n, keep_failing) >= n && n < 500 && !atomic_load(&live_failures))
-		n++;
-	return (int)n - 1;
 }
 
 int main(int argc, char **argv)
@@ -108,7 +91,7 @@ int main(int argc, char **argv)
 	for (int kind = 0; kind < 4; kind++)
 		for (int keep = 0; keep < 2; keep++)
 			if (kind == F_WRITE || kind == F_SYNC)
-				counts[kind][keep] = sweep(kind, keep);
+				counts[kind][keep] = sweep(trial, kind, keep);
 	workload_join(w, 2, 1);
 	printf("faults in modules: write %d/%d, sync %d/%d points (once/for good)\n",
 	       counts[F_WRITE][0], counts[F_WRITE][1], counts[F_SYNC][0],
