@@ -15,8 +15,10 @@
  * The runtime keeps this true where it can and checks it where it cannot:
  *
  *   - sigprocmask() and pthread_sigmask() are interposed so that they
- *     never block SIGTRAP, and sigaction() so that no handler's mask holds
- *     SIGTRAP.  A synchronous trap cannot be blocked anyway; the only
+ *     never block SIGTRAP, nor do the masks a thread waits under in
+ *     sigsuspend(), ppoll(), pselect() and epoll_pwait() (the handler
+ *     that ends the wait runs under that mask); sigaction() is
+ *     interposed so that no handler's mask holds SIGTRAP.  A synchronous trap cannot be blocked anyway; the only
  *     effect is that a SIGTRAP sent with kill() may reach any thread.
  *   - Once our handler is installed, sigaction() on SIGTRAP reads and
  *     writes the application's action, which our handler chains to for
@@ -47,6 +49,9 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -67,6 +72,12 @@ typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
  */
 static sigmask_fn *next_pthread_sigmask, *next_sigprocmask;
 static sigaction_fn *next_sigaction;
+static int (*next_sigsuspend)(const sigset_t *);
+static int (*next_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
+			 const sigset_t *);
+static int (*next_pselect)(int, fd_set *, fd_set *, fd_set *,
+			   const struct timespec *, const sigset_t *);
+static int (*next_epoll_pwait)(int, struct epoll_event *, int, int, const sigset_t *);
 extern int __sigaction(int, const struct sigaction *, struct sigaction *)
 	__attribute__((weak));
 
@@ -77,6 +88,10 @@ __attribute__((constructor(101))) static void find_next(void)
 	next_sigaction = (sigaction_fn *)dlsym(RTLD_NEXT, "sigaction");
 	if (!next_sigaction)
 		next_sigaction = __sigaction;
+	*(void **)&next_sigsuspend = dlsym(RTLD_NEXT, "sigsuspend");
+	*(void **)&next_ppoll = dlsym(RTLD_NEXT, "ppoll");
+	*(void **)&next_pselect = dlsym(RTLD_NEXT, "pselect");
+	*(void **)&next_epoll_pwait = dlsym(RTLD_NEXT, "epoll_pwait");
 }
 
 /* The C library reserves the signals from 32 to SIGRTMIN for itself and
@@ -269,6 +284,63 @@ __attribute__((weak)) MV_API int sigaction(int sig, const struct sigaction *sa,
 		sa = &copy;
 	}
 	return real_sigaction(sig, sa, old);
+}
+
+/* The waits with a mask of their own: with no next definition (a static
+ * link), the system call, whose kernel mask is 8 bytes. */
+
+__attribute__((weak)) MV_API int sigsuspend(const sigset_t *set)
+{
+	sigset_t copy;
+
+	set = without_trap(SIG_SETMASK, set, &copy);
+	if (next_sigsuspend)
+		return next_sigsuspend(set);
+	return syscall(SYS_rt_sigsuspend, set, 8);
+}
+
+__attribute__((weak)) MV_API int ppoll(struct pollfd *fds, nfds_t n,
+				       const struct timespec *timeout,
+				       const sigset_t *set)
+{
+	struct timespec left, *t = NULL;
+	sigset_t copy;
+
+	set = without_trap(SIG_SETMASK, set, &copy);
+	if (next_ppoll)
+		return next_ppoll(fds, n, timeout, set);
+	if (timeout)
+		left = *timeout, t = &left;     /* the kernel writes back */
+	return syscall(SYS_ppoll, fds, n, t, set, 8);
+}
+
+__attribute__((weak)) MV_API int pselect(int n, fd_set *r, fd_set *w, fd_set *e,
+					 const struct timespec *timeout,
+					 const sigset_t *set)
+{
+	struct timespec left, *t = NULL;
+	struct { const sigset_t *set; size_t size; } mask;
+	sigset_t copy;
+
+	set = without_trap(SIG_SETMASK, set, &copy);
+	if (next_pselect)
+		return next_pselect(n, r, w, e, timeout, set);
+	if (timeout)
+		left = *timeout, t = &left;
+	mask.set = set;
+	mask.size = 8;
+	return syscall(SYS_pselect6, n, r, w, e, t, set ? &mask : NULL);
+}
+
+__attribute__((weak)) MV_API int epoll_pwait(int fd, struct epoll_event *ev, int max,
+					     int timeout, const sigset_t *set)
+{
+	sigset_t copy;
+
+	set = without_trap(SIG_SETMASK, set, &copy);
+	if (next_epoll_pwait)
+		return next_epoll_pwait(fd, ev, max, timeout, set);
+	return syscall(SYS_epoll_pwait, fd, ev, max, timeout, set, 8);
 }
 
 /* --- the check before a live batch ------------------------------------- */

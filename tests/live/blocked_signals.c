@@ -5,11 +5,16 @@
  *   - masks set through pthread_sigmask() and sigprocmask(), before or
  *     after the first commit, must leave SIGTRAP deliverable, and commits
  *     must run safely under those workers;
+ *   - threads waiting in sigsuspend() and ppoll() under a mask of every
+ *     signal but the one that wakes them, whose handler runs patched code,
+ *     must neither be killed nor make commit refuse;
  *   - a mask set by the raw system call, which nothing can intercept,
  *     must make commit refuse before it writes anything, and commit must
  *     work again once the mask is lifted.
  */
 #include "workload.h"
+
+#include <poll.h>
 
 enum how { LIBC_PTHREAD, LIBC_PROCMASK, RAW };
 
@@ -70,6 +75,40 @@ static void *blocking_worker(void *arg)
 	return workload_worker(&b->w);
 }
 
+/* Waiters: SIGUSR1 ends their wait, and its handler runs patched code
+ * under the wait's mask. */
+static atomic_int stop_waiters;
+static atomic_long woken, woken_bad;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	if (!calc_ok(9, call_calc(9) - 1) || !konst_ok(konst()))
+		woken_bad++;
+	woken++;
+}
+
+static void *waiter(void *arg)
+{
+	int use_ppoll = arg != NULL;
+	sigset_t all_but_usr1, usr1;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+	sigfillset(&all_but_usr1);
+	sigdelset(&all_but_usr1, SIGUSR1);
+	while (!atomic_load(&stop_waiters)) {
+		if (use_ppoll) {
+			struct timespec t = { 0, 5000000 };
+			ppoll(NULL, 0, &t, &all_but_usr1);
+		} else {
+			sigsuspend(&all_but_usr1);
+		}
+	}
+	return NULL;
+}
+
 static void start(struct blocker *b, enum how how, unsigned seed)
 {
 	b->how = how;
@@ -85,19 +124,35 @@ int main(void)
 	static struct blocker b[4];
 	struct worker plain[1];
 	unsigned s = 777;
-	unsigned long calls;
+	unsigned long calls = 0;
 
 	live_guard(30);
 	LIVE_CHECK_EQ(text_diffs(), 0);
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	pthread_t waiters[2];
+	pthread_create(&waiters[0], NULL, waiter, NULL);
+	pthread_create(&waiters[1], NULL, waiter, (void *)1);
 
 	/* Masks set before the first commit. */
 	workload_start(plain, 1);
 	start(&b[0], LIBC_PTHREAD, 11);
 	start(&b[1], LIBC_PROCMASK, 22);
-	calls = workload_churn(0.4, &s);
+	for (int i = 0; i < 40; i++) {
+		calls += workload_churn(0.01, &s);
+		pthread_kill(waiters[i & 1], SIGUSR1);
+	}
 	/* And after it. */
 	start(&b[2], LIBC_PTHREAD, 33);
 	calls += workload_churn(0.4, &s);
+	atomic_store(&stop_waiters, 1);
+	for (int i = 0; i < 2; i++) {
+		pthread_kill(waiters[i], SIGUSR1);
+		pthread_join(waiters[i], NULL);
+	}
+	LIVE_CHECK(woken > 20);
+	LIVE_CHECK_EQ(woken_bad, 0);
 	printf("blocked_signals: %lu API calls under workers blocking all signals\n", calls);
 	LIVE_CHECK(calls > 50);
 
