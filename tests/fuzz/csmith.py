@@ -294,7 +294,7 @@ class Fuzz:
         orig = os.path.join(d, "orig.c")
         subprocess.run(["csmith", "--seed", str(seed), "--no-packed-struct",
                         "--max-funcs", str(rng.randint(4, 12)), "-o", orig],
-                       check=True, capture_output=True)
+                       check=True, capture_output=True, cwd=d)   # it writes platform.info
         src = lift_constants(open(orig).read(), rng)
         functions = [m[1] for l in src.splitlines() if (m := FUNC_RE.match(l)) and l.endswith(";")]
         cands = candidates(src, a.wide_unsigned)
