@@ -104,3 +104,13 @@ soak: all
 	$(B)/soak
 
 .PHONY: soak
+
+# Differential fuzzing with csmith, not part of `make test` beyond a small
+# fixed batch: N programs from seed SEED, each checked in every mode against
+# plain gcc (tests/fuzz/csmith.py).  Failures are kept in build/fuzz/.
+N    ?= 100
+SEED ?= 1
+fuzz: all
+	tests/fuzz/csmith.py $(N) --seed $(SEED)
+
+.PHONY: fuzz

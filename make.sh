@@ -15,6 +15,9 @@ command -v gcc-12 >/dev/null 2>&1 || missing="$missing gcc-12"
 command -v g++-12 >/dev/null 2>&1 || missing="$missing g++-12"
 command -v timeout >/dev/null 2>&1 || missing="$missing coreutils"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+# tests/fuzz: the generator, and the header its programs include
+command -v csmith >/dev/null 2>&1 || missing="$missing csmith"
+[ -f /usr/include/csmith/csmith.h ] || missing="$missing libcsmith-dev"
 if ! command -v gcc-12 >/dev/null 2>&1 ||
    [ ! -f "$(gcc-12 -print-file-name=plugin)/include/gcc-plugin.h" ]; then
 	missing="$missing gcc-12-plugin-dev"

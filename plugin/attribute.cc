@@ -208,6 +208,15 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 		}
 		if (!check_switch_args(decl, args))
 			return NULL_TREE;
+		/* The descriptors refer to the switch and the runtime reads it,
+		 * neither of which GCC sees.  Without this, a static switch
+		 * whose every read is optimized away has its stores deleted as
+		 * write-only and is not emitted, leaving the descriptors an
+		 * undefined symbol.  (Public ones are visible anyway.) */
+		if (TREE_STATIC(decl)) {
+			DECL_PRESERVE_P(decl) = 1;
+			TREE_USED(decl) = 1;
+		}
 		break;
 	}
 	case PARM_DECL:
