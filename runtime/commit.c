@@ -137,33 +137,44 @@ static int op_one(const char *api, void *addr, int bind)
 }
 
 /* The bodies functions and pointer switches reach, to restore when a
- * batch could not be written. */
-struct actives {
-	void **fn, **var;
-};
+ * batch could not be written: room for them is made when the tables
+ * grow (mv_batch_reserve), so that no batch allocates. */
+static void **saved_fn, **saved_var;
+static size_t cap_fn, cap_var;
 
-static int save_actives(struct actives *s)
+static int grow(void ***p, size_t *cap, size_t n)
 {
-	s->fn = malloc((mv.n_fns + 1) * sizeof *s->fn);
-	s->var = malloc((mv.n_vars + 1) * sizeof *s->var);
-	if (!s->fn || !s->var) {
-		free(s->fn);
-		free(s->var);
-		return mv_error(-ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < mv.n_fns; i++)
-		s->fn[i] = mv.fns[i].active;
-	for (size_t i = 0; i < mv.n_vars; i++)
-		s->var[i] = mv.vars[i].active;
+	void **q;
+
+	if (n <= *cap)
+		return 0;
+	if (n > SIZE_MAX / sizeof *q || !(q = realloc(*p, n * sizeof *q)))
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
 	return 0;
 }
 
-static void restore_actives(const struct actives *s)
+int mv_batch_reserve(size_t n_fns, size_t n_vars)
+{
+	return grow(&saved_fn, &cap_fn, n_fns) || grow(&saved_var, &cap_var, n_vars) ?
+	       -ENOMEM : 0;
+}
+
+static void save_actives(void)
 {
 	for (size_t i = 0; i < mv.n_fns; i++)
-		mv.fns[i].active = s->fn[i];
+		saved_fn[i] = mv.fns[i].active;
 	for (size_t i = 0; i < mv.n_vars; i++)
-		mv.vars[i].active = s->var[i];
+		saved_var[i] = mv.vars[i].active;
+}
+
+static void restore_actives(void)
+{
+	for (size_t i = 0; i < mv.n_fns; i++)
+		mv.fns[i].active = saved_fn[i];
+	for (size_t i = 0; i < mv.n_vars; i++)
+		mv.vars[i].active = saved_var[i];
 }
 
 /* Areas a failed batch left stuck (poke.c) are rewritten by every later
@@ -184,12 +195,9 @@ static void sweep_stuck(void)
  * included.  The caller holds the lock and has synced the tables. */
 int mv_batch(int (*op)(void *ctx), void *ctx)
 {
-	struct actives saved;
 	int r, err;
 
-	r = save_actives(&saved);
-	if (r < 0)
-		return r;
+	save_actives();
 	r = op(ctx);
 	if (r >= 0 && mv_poke_n_stuck)
 		sweep_stuck();
@@ -197,11 +205,9 @@ int mv_batch(int (*op)(void *ctx), void *ctx)
 		mv_poke_cancel();       /* nothing of a half-built batch is written */
 	err = r < 0 ? 0 : mv_poke_flush();
 	if ((err && !mv_poke_forward) || r < 0)
-		restore_actives(&saved);
+		restore_actives();
 	if (err)
 		r = err;
-	free(saved.fn);
-	free(saved.var);
 	return r;
 }
 
@@ -221,6 +227,19 @@ static int api_op(void *ctx)
 /* Whether the last whole-program call was a commit: modules loaded
  * meanwhile are bound at once (module.c). */
 int mv_committed_all;
+
+/* Whether any function or function-pointer switch is bound: only then
+ * may a site reach into a module being unloaded. */
+int mv_committed_any(void)
+{
+	for (size_t i = 0; i < mv.n_fns; i++)
+		if (mv.fns[i].active != mv.fns[i].generic)
+			return 1;
+	for (size_t i = 0; i < mv.n_vars; i++)
+		if (mv.vars[i].flags & MV_VAR_FNPTR && mv.vars[i].active)
+			return 1;
+	return 0;
+}
 
 /* Every patching call is one batch, under the lock. */
 static int run(const char *api, int (*op)(const char *, void *, int),

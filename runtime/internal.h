@@ -95,6 +95,7 @@ void mv_unlock(void);
 int mv_sync(void);            /* merge modules registered since last time */
 
 /* tables.c */
+int mv_reserve(const struct mv_module *m); /* before merging m */
 int mv_merge(const struct mv_module *m);
 void mv_link(void);           /* attach sites to their callees */
 void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n);
@@ -121,22 +122,47 @@ int mv_apply_fn(struct mv_fn *f, void *body);
 int mv_apply_fnptr(struct mv_var *v, void *target);
 void *mv_selected(const struct mv_fn *f);
 int mv_batch(int (*op)(void *ctx), void *ctx);
+int mv_batch_reserve(size_t n_fns, size_t n_vars);
 extern int mv_committed_all;
+int mv_committed_any(void);
 
 /* module.c: modules loaded after a commit, and modules unloaded */
 int mv_module_loaded(const struct mv_module *m);
 int mv_module_unloading(const struct mv_module *m);
 
 /* poke.c: the protocol that writes areas while other threads run */
+int mv_poke_reserve(size_t n_areas);  /* before the tables grow to n_areas */
 int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state);
 int mv_poke_flush(void);
 void mv_poke_cancel(void);
-int mv_poke_known(const uintptr_t *sorted, size_t n);
-int mv_poke_trap(struct mv_cpu *cpu);
+void mv_poke_forget(const struct mv_span *spans, size_t n);
 int mv_poke_matches(const struct mv_area *a);
 extern size_t mv_poke_n_stuck;
 extern int mv_poke_forward;   /* the last failed batch took effect */
 extern int mv_poke_must_forward; /* the batch may not be rolled back */
+
+/* trap-tables.c: what the trap handler reads, swapped in whole */
+struct mv_trap_area {
+	uintptr_t addr;
+	uint8_t len;
+	uint8_t bytes[MV_AREA_MAX];   /* the instruction the trap emulates */
+};
+
+struct mv_trap_table {
+	size_t cap, n;
+	struct mv_trap_area a[];      /* sorted by addr */
+};
+
+int mv_trap_tables_reserve(size_t n_areas);
+struct mv_trap_table *mv_trap_batch(int old);  /* to fill, then publish */
+void mv_trap_publish_batch(struct mv_trap_table *t);   /* NULL: withdraw */
+const struct mv_trap_table *mv_trap_stuck(void);
+struct mv_trap_table *mv_trap_stuck_spare(void);       /* to fill, then: */
+void mv_trap_publish_stuck(void);
+struct mv_trap_table *mv_trap_known_spare(void);       /* to fill, then: */
+void mv_trap_publish_known(void);
+int mv_poke_trap(struct mv_cpu *cpu);                  /* the handler's part */
+void mv_trap_tables_forked(void);                      /* in a fork() child */
 
 /* site.c */
 void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name);

@@ -175,15 +175,23 @@ static void chain(int sig, siginfo_t *si, void *ctx)
 		struct sigaction dfl = { .sa_handler = SIG_DFL };
 		set_app_action(&dfl);
 	}
-	if (c.sa_flags & SA_SIGINFO) {
-		c.sa_sigaction(sig, si, ctx);
-	} else if (c.sa_handler == SIG_DFL ||
-		   (c.sa_handler == SIG_IGN && synchronous)) {
+	/* The kernel ignores SA_SIGINFO for SIG_DFL and SIG_IGN. */
+	if (c.sa_handler == SIG_DFL || (c.sa_handler == SIG_IGN && synchronous)) {
 		struct sigaction dfl = { .sa_handler = SIG_DFL };
 		real_sigaction(sig, &dfl, NULL);
 		raise(sig);     /* delivered, fatally, when we return */
 	} else if (c.sa_handler != SIG_IGN) {
-		c.sa_handler(sig);
+		/* The application's handler runs under the mask the kernel
+		 * would have given it, not ours; SIGTRAP stays open. */
+		sigset_t mask = ((ucontext_t *)ctx)->uc_sigmask;
+
+		sigorset(&mask, &mask, &c.sa_mask);
+		sigdelset(&mask, SIGTRAP);
+		raw_sigmask(SIG_SETMASK, &mask, NULL);
+		if (c.sa_flags & SA_SIGINFO)
+			c.sa_sigaction(sig, si, ctx);
+		else
+			c.sa_handler(sig);
 	}
 }
 
@@ -229,7 +237,17 @@ static int trap_install(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_sigtrap;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
+	/* No asynchronous signal may interrupt the handler: one whose own
+	 * handler jumps away (siglongjmp) would leave mv_poke_trap()'s
+	 * count of busy handlers raised for good, and the next API call
+	 * would wait for it forever.  Faults stay open, as the kernel
+	 * forces them anyway. */
+	sigfillset(&sa.sa_mask);
+	sigdelset(&sa.sa_mask, SIGTRAP);
+	sigdelset(&sa.sa_mask, SIGSEGV);
+	sigdelset(&sa.sa_mask, SIGBUS);
+	sigdelset(&sa.sa_mask, SIGILL);
+	sigdelset(&sa.sa_mask, SIGFPE);
 	sigdelset(&cur.sa_mask, SIGTRAP);
 	set_app_action(&cur);
 	if (real_sigaction(SIGTRAP, &sa, NULL))
@@ -458,6 +476,32 @@ static int handler_blocking_trap(void)
 			return sig;
 	}
 	return 0;
+}
+
+int mv_trap_install(void)
+{
+	return trap_install();
+}
+
+/* The caller is the only thread and holds the runtime's lock: one saved
+ * mask is enough.  SIGTRAP stays deliverable for the breakpoints. */
+static sigset_t held;
+
+int mv_signals_hold(void)
+{
+	sigset_t all;
+	int err;
+
+	sigfillset(&all);
+	sigdelset(&all, SIGTRAP);
+	err = raw_sigmask(SIG_BLOCK, &all, &held);
+	return err ? mv_error(-err, "rt_sigprocmask: %s; nothing was written",
+			      strerror(err)) : 0;
+}
+
+void mv_signals_release(void)
+{
+	raw_sigmask(SIG_SETMASK, &held, NULL);
 }
 
 int mv_trap_ready(void)

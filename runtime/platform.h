@@ -39,6 +39,18 @@ int mv_cpu_sync(void);
  * (reported) when breakpoints cannot be used safely. */
 int mv_trap_ready(void);
 
+/* Installs the trap handler (again, if the application replaced it),
+ * without the checks of mv_trap_ready().  Returns 0 or a negative errno
+ * value (reported). */
+int mv_trap_install(void);
+
+/* For a caller alone in the process: blocks every signal but the trap in
+ * the calling thread, so that none of its handlers runs code while a
+ * batch is half written, until mv_signals_release().  Returns 0 or a
+ * negative errno value (reported). */
+int mv_signals_hold(void);
+void mv_signals_release(void);
+
 /* The address ranges of the loaded module (executable or shared object)
  * that contains inside: up to max of them; returns how many. */
 struct mv_span {

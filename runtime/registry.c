@@ -21,6 +21,7 @@ struct module {
 
 static struct module *modules, **modules_end = &modules;
 static int dirty;             /* some module is not merged yet */
+static int lost;              /* a module could not be registered */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 void mv_lock(void)
@@ -44,6 +45,7 @@ static void fork_child(void)
 	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
 
 	lock = fresh;
+	mv_trap_tables_forked();
 }
 
 __attribute__((constructor)) static void hook_fork(void)
@@ -95,15 +97,23 @@ MV_API int __multiverse_register_module(uint32_t version,
 			dirty = 1;
 			err = mv_module_loaded(&m->d);
 		} else {
-			err = mv_error(-ENOMEM, "out of memory registering a module");
+			lost = 1;
+			err = mv_error(-ENOMEM, "out of memory registering a module: "
+				       "its code stays generic");
 		}
 	}
 	mv_unlock();
 	return err;
 }
 
-/* Called from the module's destructor, before its code is unmapped; the
- * other units of the module find it gone and do nothing. */
+/*
+ * Called from the module's destructor, before its code is unmapped.  Sites
+ * of other modules may be bound into it (a function-pointer switch
+ * committed to one of its functions) even if its own records never made
+ * it into the tables, so it is let go whenever anything may be bound; the
+ * other units of a module find it gone, and do nothing unless some
+ * module could not be registered at all.
+ */
 MV_API int __multiverse_unregister_module(uint32_t version,
 					  const struct mv_desc_var *var_start,
 					  const struct mv_desc_var *var_stop,
@@ -112,18 +122,19 @@ MV_API int __multiverse_unregister_module(uint32_t version,
 					  const struct mv_desc_site *site_start,
 					  const struct mv_desc_site *site_stop)
 {
+	struct mv_module d = { var_start, var_stop, fn_start, fn_stop,
+			       site_start, site_stop };
 	struct module **p, *m;
 	int err = 0;
 
-	(void)var_stop, (void)fn_stop, (void)site_stop;
 	if (version != MV_DESCRIPTOR_VERSION)
 		return -ENOEXEC;
 	mv_lock();
 	p = find(var_start, fn_start, site_start);
 	m = *p;
+	if (m ? m->touched || mv_committed_any() : lost)
+		err = mv_module_unloading(&d);
 	if (m) {
-		if (m->touched)
-			err = mv_module_unloading(&m->d);
 		mv_mem_refresh();   /* the module's memory may be gone soon */
 		*p = m->next;
 		if (modules_end == &m->next)
@@ -143,10 +154,14 @@ int mv_sync(void)
 	for (struct module *m = modules; m; m = m->next) {
 		if (m->merged)
 			continue;
+		if (mv_reserve(&m->d)) {
+			mv_link();
+			return mv_error(-ENOMEM, "out of memory building the tables; nothing was written");
+		}
 		m->touched = 1;
 		if (mv_merge(&m->d)) {
 			mv_link();
-			return mv_error(-ENOMEM, "out of memory building the tables");
+			return mv_error(-ENOMEM, "out of memory building the tables; nothing was written");
 		}
 		m->merged = 1;
 	}

@@ -183,29 +183,29 @@ static int merge_sites(const struct mv_module *m)
  * decodes the sites new to it.  A run whose callee is not registered waits
  * for the module that defines it.
  */
-static int cmp_uintptr(const void *x, const void *y)
+static int cmp_trap_area(const void *x, const void *y)
 {
-	uintptr_t a = *(const uintptr_t *)x, b = *(const uintptr_t *)y;
+	uintptr_t a = ((const struct mv_trap_area *)x)->addr;
+	uintptr_t b = ((const struct mv_trap_area *)y)->addr;
 	return a < b ? -1 : a > b;
 }
 
-/* Every area address, for traps handled after their patch (poke.c). */
+/* Every area address, for traps handled after their patch (poke.c),
+ * in the spare table that mv_reserve() sized. */
 static void publish_known(void)
 {
+	struct mv_trap_table *t = mv_trap_known_spare();
 	size_t n = 0;
-	uintptr_t *a = malloc((mv.n_fns + mv.n_sites + 1) * sizeof *a);
 
-	if (!a) {
-		mv_report("out of memory building the trap tables");
-		return;
-	}
+	if (!t || t->cap < mv.n_fns + mv.n_sites)
+		return;         /* a failed reservation, already reported */
 	for (size_t i = 0; i < mv.n_fns; i++)
-		a[n++] = (uintptr_t)mv.fns[i].entry.addr;
+		t->a[n++].addr = (uintptr_t)mv.fns[i].entry.addr;
 	for (size_t i = 0; i < mv.n_sites; i++)
-		a[n++] = (uintptr_t)mv.sites[i].area.addr;
-	qsort(a, n, sizeof *a, cmp_uintptr);
-	mv_poke_known(a, n);
-	free(a);
+		t->a[n++].addr = (uintptr_t)mv.sites[i].area.addr;
+	qsort(t->a, n, sizeof t->a[0], cmp_trap_area);
+	t->n = n;
+	mv_trap_publish_known();
 }
 
 void mv_link(void)
@@ -237,6 +237,19 @@ void mv_link(void)
 				mv_site_resolve(&mv.sites[k], f, name);
 	}
 	publish_known();
+}
+
+/* Room, in everything a batch uses, for the tables with m merged, so
+ * that no batch needs to allocate (trap-tables.c). */
+int mv_reserve(const struct mv_module *m)
+{
+	size_t fns = mv.n_fns + (size_t)(m->fn_end - m->fn);
+	size_t vars = mv.n_vars + (size_t)(m->var_end - m->var);
+	size_t sites = mv.n_sites + (size_t)(m->site_end - m->site);
+
+	if (mv_poke_reserve(fns + sites) || mv_batch_reserve(fns, vars))
+		return -ENOMEM;
+	return 0;
 }
 
 /* Each kind in turn; a retry after failure merges again harmlessly. */
@@ -315,4 +328,5 @@ void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
 		    !mv_in_spans(spans, n, mv.sites[i].callee))
 			mv.sites[k++] = mv.sites[i];
 	mv.n_sites = k;
+	mv_poke_forget(spans, n);
 }

@@ -2,8 +2,8 @@
  * The application's own SIGTRAP action, whatever it is and whenever it is
  * set, must neither break commits under running workers nor change what
  * the application's traps do: ignored, default, a plain handler reset on
- * first use, or an action set by the raw system call behind the runtime's
- * back.  What the kernel would do with each trap is checked in children.
+ * first use, an action set by the raw system call behind the runtime's
+ * back, or SIG_IGN and SIG_DFL with a stale SA_SIGINFO flag.  What the kernel would do with each trap is checked in children.
  */
 #include "workload.h"
 
@@ -79,6 +79,19 @@ int main(void)
 	churn(300);                             /* takes SIGTRAP back */
 	LIVE_CHECK_EQ(in_child(do_raise), 128 + SIGTRAP);
 	LIVE_CHECK_EQ(in_child(do_int3), 128 + SIGTRAP);
+
+	/* SA_SIGINFO kept from an earlier handler: the kernel ignores it
+	 * for SIG_IGN and SIG_DFL, and so must the chain. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_flags = SA_SIGINFO;
+	sa.sa_handler = SIG_IGN;
+	LIVE_CHECK(sigaction(SIGTRAP, &sa, NULL) == 0);
+	churn(300);
+	LIVE_CHECK_EQ(in_child(do_raise), 0);
+	sa.sa_handler = SIG_DFL;
+	LIVE_CHECK(sigaction(SIGTRAP, &sa, NULL) == 0);
+	churn(300);
+	LIVE_CHECK_EQ(in_child(do_raise), 128 + SIGTRAP);
 
 	LIVE_CHECK(multiverse_revert() >= 0);
 	workload_join(w, 2, 100);
