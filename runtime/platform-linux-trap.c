@@ -16,15 +16,19 @@
  *
  *   - sigprocmask() and pthread_sigmask() are interposed so that they
  *     never block SIGTRAP, nor do the masks a thread waits under in
- *     sigsuspend(), ppoll(), pselect() and epoll_pwait() (the handler
- *     that ends the wait runs under that mask); sigaction() is
- *     interposed so that no handler's mask holds SIGTRAP.  A synchronous trap cannot be blocked anyway; the only
+ *     sigsuspend(), ppoll() (and the fortified __ppoll_chk()), pselect(),
+ *     epoll_pwait() and epoll_pwait2() (the handler that ends the wait
+ *     runs under that mask); sigaction() is interposed so that no
+ *     handler's mask holds SIGTRAP, and so are signal(), bsd_signal(),
+ *     sysv_signal() and sigset(), which go around it.  A synchronous trap cannot be blocked anyway; the only
  *     effect is that a SIGTRAP sent with kill() may reach any thread.
  *   - Once our handler is installed, sigaction() on SIGTRAP reads and
  *     writes the application's action, which our handler chains to for
  *     every trap that is not ours; ours stays installed.
- *   - Our handler runs with SA_NODEFER, so a signal handler that
- *     interrupts it may itself meet a breakpoint.
+ *   - Our handler blocks asynchronous signals while it runs (one that
+ *     jumped out of it would leave it counted busy for good), and gives
+ *     the application's handler, when it chains to one, the mask the
+ *     kernel would have; so that handler may itself meet a breakpoint.
  *   - What bypasses libc (raw system calls, setcontext() with a mask made
  *     by hand, statically linked programs whose libc wins the symbols) is
  *     caught by mv_trap_ready() before a live batch writes anything: it
@@ -78,6 +82,13 @@ static int (*next_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
 static int (*next_pselect)(int, fd_set *, fd_set *, fd_set *,
 			   const struct timespec *, const sigset_t *);
 static int (*next_epoll_pwait)(int, struct epoll_event *, int, int, const sigset_t *);
+static int (*next_epoll_pwait2)(int, struct epoll_event *, int,
+				const struct timespec *, const sigset_t *);
+static int (*next_ppoll_chk)(struct pollfd *, nfds_t, const struct timespec *,
+			     const sigset_t *, size_t);
+static sighandler_t (*next_signal)(int, sighandler_t);
+static sighandler_t (*next_sysv_signal)(int, sighandler_t);
+static sighandler_t (*next_sigset)(int, sighandler_t);
 extern int __sigaction(int, const struct sigaction *, struct sigaction *)
 	__attribute__((weak));
 
@@ -92,6 +103,11 @@ __attribute__((constructor(101))) static void find_next(void)
 	*(void **)&next_ppoll = dlsym(RTLD_NEXT, "ppoll");
 	*(void **)&next_pselect = dlsym(RTLD_NEXT, "pselect");
 	*(void **)&next_epoll_pwait = dlsym(RTLD_NEXT, "epoll_pwait");
+	*(void **)&next_epoll_pwait2 = dlsym(RTLD_NEXT, "epoll_pwait2");
+	*(void **)&next_ppoll_chk = dlsym(RTLD_NEXT, "__ppoll_chk");
+	*(void **)&next_signal = dlsym(RTLD_NEXT, "signal");
+	*(void **)&next_sysv_signal = dlsym(RTLD_NEXT, "sysv_signal");
+	*(void **)&next_sigset = dlsym(RTLD_NEXT, "sigset");
 }
 
 /* The C library reserves the signals from 32 to SIGRTMIN for itself and
@@ -359,6 +375,95 @@ __attribute__((weak)) MV_API int epoll_pwait(int fd, struct epoll_event *ev, int
 	if (next_epoll_pwait)
 		return next_epoll_pwait(fd, ev, max, timeout, set);
 	return syscall(SYS_epoll_pwait, fd, ev, max, timeout, set, 8);
+}
+
+__attribute__((weak)) MV_API int epoll_pwait2(int fd, struct epoll_event *ev, int max,
+					      const struct timespec *timeout,
+					      const sigset_t *set)
+{
+	sigset_t copy;
+
+	set = without_trap(SIG_SETMASK, set, &copy);
+	if (next_epoll_pwait2)
+		return next_epoll_pwait2(fd, ev, max, timeout, set);
+	return syscall(SYS_epoll_pwait2, fd, ev, max, timeout, set, 8);
+}
+
+/* What a fortified ppoll() calls when the count is not a constant. */
+__attribute__((weak)) MV_API int __ppoll_chk(struct pollfd *fds, nfds_t n,
+					     const struct timespec *timeout,
+					     const sigset_t *set, size_t fds_len)
+{
+	sigset_t copy;
+
+	set = without_trap(SIG_SETMASK, set, &copy);
+	if (next_ppoll_chk)
+		return next_ppoll_chk(fds, n, timeout, set, fds_len);
+	if (fds_len / sizeof *fds < n)
+		abort();        /* the buffer overflow the check exists for */
+	return ppoll(fds, n, timeout, set);
+}
+
+/*
+ * The old interfaces to a signal's action go through the C library's
+ * internal sigaction(), not ours: for SIGTRAP they must set the
+ * application's action instead of replacing our handler, and SIG_HOLD
+ * must not block it.  Other signals go to the next definition; in a
+ * static link, which has none, through our sigaction() with the same
+ * semantics.
+ */
+static sighandler_t set_action(int sig, sighandler_t handler, int flags)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sa.sa_flags = flags;
+	if (!(flags & SA_NODEFER))
+		sigaddset(&sa.sa_mask, sig);
+	if (sigaction(sig, &sa, &old))
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+__attribute__((weak)) MV_API sighandler_t signal(int sig, sighandler_t handler)
+{
+	if (sig != SIGTRAP && next_signal)
+		return next_signal(sig, handler);
+	return set_action(sig, handler, SA_RESTART);
+}
+
+__attribute__((weak)) MV_API sighandler_t bsd_signal(int sig, sighandler_t handler)
+{
+	return signal(sig, handler);
+}
+
+__attribute__((weak)) MV_API sighandler_t sysv_signal(int sig, sighandler_t handler)
+{
+	if (sig != SIGTRAP && next_sysv_signal)
+		return next_sysv_signal(sig, handler);
+	return set_action(sig, handler, SA_RESETHAND | SA_NODEFER);
+}
+
+__attribute__((weak)) MV_API sighandler_t sigset(int sig, sighandler_t handler)
+{
+	struct sigaction old;
+	sighandler_t prev;
+	sigset_t one;
+
+	if (sig != SIGTRAP && next_sigset)
+		return next_sigset(sig, handler);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	if (handler == SIG_HOLD) {      /* our sigprocmask() keeps SIGTRAP open */
+		if (sigaction(sig, NULL, &old) || sigprocmask(SIG_BLOCK, &one, NULL))
+			return SIG_ERR;
+		return old.sa_handler;
+	}
+	prev = set_action(sig, handler, 0);
+	if (prev != SIG_ERR)
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+	return prev;
 }
 
 /* --- the check before a live batch ------------------------------------- */

@@ -5,7 +5,8 @@
  *   - masks set through pthread_sigmask() and sigprocmask(), before or
  *     after the first commit, must leave SIGTRAP deliverable, and commits
  *     must run safely under those workers;
- *   - threads waiting in sigsuspend() and ppoll() under a mask of every
+ *   - threads waiting in sigsuspend(), ppoll() (also fortified) and
+ *     epoll_pwait2() under a mask of every
  *     signal but the one that wakes them, whose handler runs patched code,
  *     must neither be killed nor make commit refuse;
  *   - a mask set by the raw system call, which nothing can intercept,
@@ -15,6 +16,7 @@
 #include "workload.h"
 
 #include <poll.h>
+#include <sys/epoll.h>
 
 enum how { LIBC_PTHREAD, LIBC_PROCMASK, RAW };
 
@@ -88,9 +90,19 @@ static void on_usr1(int sig)
 	woken++;
 }
 
+/* What a fortified ppoll() calls when the count is not a constant. */
+int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *timeout,
+		const sigset_t *set, size_t fds_len);
+
+enum wait { SIGSUSPEND, PPOLL, PPOLL_CHK, EPOLL_PWAIT2, N_WAITS };
+
 static void *waiter(void *arg)
 {
-	int use_ppoll = arg != NULL;
+	enum wait how = (enum wait)(uintptr_t)arg;
+	struct timespec t = { 0, 5000000 };
+	struct pollfd none = { .fd = -1 };
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+	struct epoll_event ev;
 	sigset_t all_but_usr1, usr1;
 
 	sigemptyset(&usr1);
@@ -99,13 +111,15 @@ static void *waiter(void *arg)
 	sigfillset(&all_but_usr1);
 	sigdelset(&all_but_usr1, SIGUSR1);
 	while (!atomic_load(&stop_waiters)) {
-		if (use_ppoll) {
-			struct timespec t = { 0, 5000000 };
-			ppoll(NULL, 0, &t, &all_but_usr1);
-		} else {
-			sigsuspend(&all_but_usr1);
+		switch (how) {
+		case SIGSUSPEND: sigsuspend(&all_but_usr1); break;
+		case PPOLL: ppoll(NULL, 0, &t, &all_but_usr1); break;
+		case PPOLL_CHK: __ppoll_chk(&none, 1, &t, &all_but_usr1, sizeof none); break;
+		case EPOLL_PWAIT2: epoll_pwait2(ep, &ev, 1, &t, &all_but_usr1); break;
+		default: return NULL;
 		}
 	}
+	close(ep);
 	return NULL;
 }
 
@@ -131,9 +145,9 @@ int main(void)
 	struct sigaction sa = { .sa_handler = on_usr1 };
 	sigfillset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
-	pthread_t waiters[2];
-	pthread_create(&waiters[0], NULL, waiter, NULL);
-	pthread_create(&waiters[1], NULL, waiter, (void *)1);
+	pthread_t waiters[N_WAITS];
+	for (int i = 0; i < N_WAITS; i++)
+		pthread_create(&waiters[i], NULL, waiter, (void *)(uintptr_t)i);
 
 	/* Masks set before the first commit. */
 	workload_start(plain, 1);
@@ -141,13 +155,13 @@ int main(void)
 	start(&b[1], LIBC_PROCMASK, 22);
 	for (int i = 0; i < 40; i++) {
 		calls += workload_churn(0.01, &s);
-		pthread_kill(waiters[i & 1], SIGUSR1);
+		pthread_kill(waiters[i % N_WAITS], SIGUSR1);
 	}
 	/* And after it. */
 	start(&b[2], LIBC_PTHREAD, 33);
 	calls += workload_churn(0.4, &s);
 	atomic_store(&stop_waiters, 1);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < N_WAITS; i++) {
 		pthread_kill(waiters[i], SIGUSR1);
 		pthread_join(waiters[i], NULL);
 	}

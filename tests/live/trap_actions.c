@@ -3,7 +3,8 @@
  * set, must neither break commits under running workers nor change what
  * the application's traps do: ignored, default, a plain handler reset on
  * first use, an action set by the raw system call behind the runtime's
- * back, or SIG_IGN and SIG_DFL with a stale SA_SIGINFO flag.  What the kernel would do with each trap is checked in children.
+ * back, SIG_IGN and SIG_DFL with a stale SA_SIGINFO flag, or set with
+ * signal().  What the kernel would do with each trap is checked in children.
  */
 #include "workload.h"
 
@@ -92,6 +93,15 @@ int main(void)
 	LIVE_CHECK(sigaction(SIGTRAP, &sa, NULL) == 0);
 	churn(300);
 	LIVE_CHECK_EQ(in_child(do_raise), 128 + SIGTRAP);
+
+	/* signal(), which goes to the kernel behind sigaction(), sets the
+	 * application's action too: the runtime's handler stays. */
+	LIVE_CHECK(signal(SIGTRAP, SIG_IGN) != SIG_ERR);
+	struct kernel_sigaction k;
+	LIVE_CHECK(syscall(SYS_rt_sigaction, SIGTRAP, NULL, &k, 8) == 0);
+	LIVE_CHECK(k.handler != SIG_IGN && k.handler != SIG_DFL);
+	churn(300);
+	LIVE_CHECK_EQ(in_child(do_raise), 0);
 
 	LIVE_CHECK(multiverse_revert() >= 0);
 	workload_join(w, 2, 100);
