@@ -19,6 +19,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "multiverse.h"
@@ -145,10 +146,16 @@ int mv_module_unloading(const struct mv_module *m)
 	err = mv_batch(let_go, &u);
 	mv_poke_must_forward = 0;
 	if (err < 0) {
-		char cause[200];
+		char cause[400];
 
 		snprintf(cause, sizeof cause, "%s", multiverse_last_error());
-		mv_report("unloading a module: %s", cause);
+		/* Before anything was written (no writer, no membarrier, a
+		 * blocked trap), nothing can be restored, and dlclose() does
+		 * not wait. */
+		mv_report("unloading a module: %s%s", cause,
+			  strstr(cause, "nothing was written") ?
+			  "; sites bound into the module stay so: calling "
+			  "through them will crash" : "");
 	}
 	mv_forget(m, u.spans, u.n);
 	mv_link();
