@@ -245,6 +245,19 @@ static int keep_all(uintptr_t addr, const void *ctx)
 	return 1;
 }
 
+/* The queue's areas were just written whole: none of them is stuck. */
+static void unstick_queue(void)
+{
+	int was_stuck = 0;
+
+	for (size_t i = 0; i < n_queue; i++) {
+		was_stuck |= queue[i].area->stuck;
+		queue[i].area->stuck = 0;
+	}
+	if (was_stuck)
+		update_stuck_table(keep_all, NULL);
+}
+
 struct spans {
 	const struct mv_span *s;
 	size_t n;
@@ -396,15 +409,7 @@ static int write_live(int sync)
 		rolled_back = !write_steps(sync);
 	}
 	if (rolled_back) {
-		/* Written whole, through the protocol: stuck no more. */
-		int was_stuck = 0;
-
-		for (size_t i = 0; i < n_queue; i++) {
-			was_stuck |= queue[i].area->stuck;
-			queue[i].area->stuck = 0;
-		}
-		if (was_stuck)
-			update_stuck_table(keep_all, NULL);
+		unstick_queue();        /* written whole, through the protocol */
 		mv_report("%s; the patch batch was rolled back: the previous code "
 			  "is in place", cause);
 	} else {
@@ -468,17 +473,12 @@ int mv_poke_flush(void)
 		mv_report("%s; nothing was written", cause);
 	}
 	if (!err) {
-		int was_stuck = 0;
-
 		for (size_t i = 0; i < n_queue; i++) {
 			struct mv_area *a = queue[i].area;
 			memcpy(a->cur, queue[i].want, a->len);
 			a->state = queue[i].state;
-			was_stuck |= a->stuck;
-			a->stuck = 0;
 		}
-		if (was_stuck)
-			update_stuck_table(keep_all, NULL);
+		unstick_queue();
 	}
 	drop_queue();
 	return err;
