@@ -29,6 +29,7 @@ static struct mv_trap_table *published;   /* the batch, while it is written */
 static struct mv_trap_table *stuck, *stuck_spare;
 static struct mv_trap_table *known, *known_spare;
 static int handlers_busy;
+static unsigned long generation;          /* bumped by every swap */
 
 /* Handlers count themselves in before they load a published pointer, so
  * once a pointer is swapped and the count has been zero, no handler still
@@ -36,7 +37,10 @@ static int handlers_busy;
 static struct mv_trap_table *swap(struct mv_trap_table **slot,
 				  struct mv_trap_table *t)
 {
-	struct mv_trap_table *old = __atomic_exchange_n(slot, t, __ATOMIC_SEQ_CST);
+	struct mv_trap_table *old;
+
+	__atomic_add_fetch(&generation, 1, __ATOMIC_SEQ_CST);
+	old = __atomic_exchange_n(slot, t, __ATOMIC_SEQ_CST);
 
 	while (__atomic_load_n(&handlers_busy, __ATOMIC_SEQ_CST))
 		sched_yield();
@@ -148,25 +152,37 @@ static const struct mv_trap_area *find(const struct mv_trap_table *t, uintptr_t 
 	return NULL;
 }
 
-/* Async-signal-safe: no locks, no allocation.  cpu->ip is the address
+/*
+ * Async-signal-safe: no locks, no allocation.  cpu->ip is the address
  * after the breakpoint.  Returns 1 if the trap was ours and cpu is set to
- * resume the thread. */
+ * resume the thread.
+ *
+ * The order matters.  The batch being written is looked up before the
+ * text is read: a batch is withdrawn only after its last step, so if it
+ * is gone, a breakpoint it wrote is gone too, and a first byte that is
+ * no breakpoint means a whole instruction (a known area: run it).  Only
+ * a breakpoint no batch explains is looked up among the stuck areas.  A
+ * table swapped meanwhile (the generation moved) means another look;
+ * tables loaded while counted in are neither freed nor refilled.
+ */
 int mv_poke_trap(struct mv_cpu *cpu)
 {
 	uintptr_t at = cpu->ip - 1;
 	const struct mv_trap_area *t;
+	unsigned long gen;
 	int ours = 0;
 
 	__atomic_add_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
-	/* An area whose first byte is no breakpoint any more holds a whole
-	 * instruction (poke.c): run that, whatever a table still says. */
-	if (*(const volatile uint8_t *)at != MV_ARCH_BREAKPOINT) {
-		if (find(__atomic_load_n(&known, __ATOMIC_SEQ_CST), at)) {
-			cpu->ip = at;
-			ours = 1;
-		}
-	} else {
+	do {
+		gen = __atomic_load_n(&generation, __ATOMIC_SEQ_CST);
 		t = find(__atomic_load_n(&published, __ATOMIC_SEQ_CST), at);
+		if (!t && *(const volatile uint8_t *)at != MV_ARCH_BREAKPOINT) {
+			if (find(__atomic_load_n(&known, __ATOMIC_SEQ_CST), at)) {
+				cpu->ip = at;
+				ours = 1;
+			}
+			break;
+		}
 		if (!t)
 			t = find(__atomic_load_n(&stuck, __ATOMIC_SEQ_CST), at);
 		if (t) {
@@ -175,8 +191,9 @@ int mv_poke_trap(struct mv_cpu *cpu)
 				*cpu = c;
 				ours = 1;
 			}
+			break;
 		}
-	}
+	} while (gen != __atomic_load_n(&generation, __ATOMIC_SEQ_CST));
 	__atomic_sub_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
 	return ours;
 }
