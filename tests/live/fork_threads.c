@@ -127,7 +127,12 @@ int main(void)
 	pthread_create(&side[0], NULL, forker, NULL);
 	pthread_create(&side[1], NULL, thread_churn, NULL);
 
+	/* A second of churn, longer if the scheduler kept a side thread off
+	 * the processors: the counts below are coverage, not speed. */
 	calls = workload_churn(1.0, &s);
+	for (int i = 0; i < 150 && !(calls > 50 && forks > 3 && vforks > 3 &&
+				     spawns > 3 && threads > 20); i++)
+		calls += workload_churn(0.1, &s);
 	atomic_store(&stop_side, 1);
 	pthread_join(side[0], NULL);
 	pthread_join(side[1], NULL);
