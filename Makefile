@@ -9,16 +9,18 @@ CXX      := $(if $(shell command -v g++-12 2>/dev/null),g++-12,g++)
 PREFIX   ?= /usr/local
 B        := build
 PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
+# The target's architecture picks runtime/arch/ and plugin/arch/ files.
+ARCH     := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 
 CFLAGS_RT  := -std=gnu11 -O2 -g -Wall -Wextra -fPIC -fvisibility=hidden \
               -Iinclude -Iruntime
 CXXFLAGS_P := -std=gnu++17 -O2 -g -Wall -fPIC -fno-rtti -fno-exceptions \
               -I$(PLUGIN_INC) -Iruntime -Wno-unused-parameter
 
-PLUGIN_SRC  := $(wildcard plugin/*.cc)
+PLUGIN_SRC  := $(wildcard plugin/*.cc) plugin/arch/$(ARCH).cc
 PLUGIN_HDR  := $(wildcard plugin/*.h)
-RUNTIME_SRC := $(wildcard runtime/*.c)
-RUNTIME_HDR := $(wildcard runtime/*.h) include/multiverse.h
+RUNTIME_SRC := $(wildcard runtime/*.c) runtime/arch/$(ARCH).c
+RUNTIME_HDR := $(wildcard runtime/*.h runtime/arch/$(ARCH)*.h) include/multiverse.h
 RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRC))
 FAULTS_OBJ  := $(patsubst runtime/%.c,$(B)/faults/%.o,$(RUNTIME_SRC))
 
@@ -29,12 +31,12 @@ $(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) runtime/descriptor.h
 	$(CXX) $(CXXFLAGS_P) -shared -o $@ $(PLUGIN_SRC)
 
 $(B)/runtime/%.o: runtime/%.c $(RUNTIME_HDR)
-	@mkdir -p $(B)/runtime
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_RT) -c -o $@ $<
 
 # The runtime with fault injection (runtime/fault.h), for tests/faults only.
 $(B)/faults/%.o: runtime/%.c $(RUNTIME_HDR)
-	@mkdir -p $(B)/faults
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_RT) -DMV_FAULTS -c -o $@ $<
 
 $(B)/libmultiverse-faults.a: $(FAULTS_OBJ)

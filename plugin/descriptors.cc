@@ -11,6 +11,7 @@
  * and a destructor that unregisters it when the module is unloaded.
  */
 #include "multiverse.h"
+#include "arch.h"
 #include "descriptor.h"
 
 #include <algorithm>
@@ -109,7 +110,7 @@ void emit_function(const mv_function &f)
 	quad_sym(f.decl);
 	fprintf(out, "\t.quad\t.LMVN%u\n\t.quad\t.LMVE%u\n\t.quad\t.LMVV%u\n"
 		"\t.long\t%u, %u\n\t.popsection\n", name, f.entry_label,
-		variants, count, f.entry_after_endbr ? MV_FN_ENTRY_AFTER_ENDBR : 0u);
+		variants, count, f.entry_after_pad ? MV_FN_ENTRY_AFTER_PAD : 0u);
 }
 
 void emit_sites(void)
@@ -137,14 +138,15 @@ tree hidden_extern_addr(const char *name)
 
 } // namespace
 
-/* A call of fn(version, the module's section bounds). */
+/* A call of fn(version, machine, the module's section bounds). */
 static tree module_call(const char *fn)
 {
 	tree p = const_ptr_type_node;
 	tree type = build_function_type_list(integer_type_node,
-		unsigned_type_node, p, p, p, p, p, p, NULL_TREE);
-	return build_call_expr(build_fn_decl(fn, type), 7,
+		unsigned_type_node, unsigned_type_node, p, p, p, p, p, p, NULL_TREE);
+	return build_call_expr(build_fn_decl(fn, type), 8,
 		build_int_cst(unsigned_type_node, MV_DESCRIPTOR_VERSION),
+		build_int_cst(unsigned_type_node, mv_arch_machine),
 		hidden_extern_addr("__start_" MV_SECTION_VAR),
 		hidden_extern_addr("__stop_" MV_SECTION_VAR),
 		hidden_extern_addr("__start_" MV_SECTION_FN),

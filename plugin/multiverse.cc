@@ -26,14 +26,16 @@
  *                  reads into constants;
  *   merge.cc       after the early optimizations: drop variants whose
  *                  bodies became identical and widen the survivor's guard;
- *   sites.cc       after expand: make calls through fn-pointer switches
- *                  patchable; before branch shortening: plant the
- *                  generic's entry NOP and label every call site;
+ *   arch/<arch>.cc after expand: make calls through fn-pointer switches
+ *                  patchable (and the other architecture hooks, arch.h);
+ *   sites.cc       before branch shortening: plant the generic's entry
+ *                  NOP and label every call site;
  *   descriptors.cc at the end of the unit: emit the descriptor sections
  *                  (format in runtime/descriptor.h); at IPA time, the
  *                  constructor and destructor that register the module.
  */
 #include "multiverse.h"
+#include "arch.h"
 #include "plugin-version.h"
 
 #include <cstdlib>

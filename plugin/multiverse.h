@@ -35,7 +35,7 @@ struct mv_variant {
 struct mv_function {
 	tree decl;                        /* the generic */
 	unsigned entry_label;             /* 0 until the entry NOP is planted */
-	bool entry_after_endbr;
+	bool entry_after_pad;             /* after endbr64 or bti c */
 	std::vector<mv_variant> variants;
 };
 
@@ -60,10 +60,9 @@ mv_value mv_value_of(const widest_int &v);
 bool mv_value_less(const_tree var, mv_value a, mv_value b);
 std::vector<mv_value> mv_domain(tree var, function *fn);
 
-/* specialize.cc, merge.cc, sites.cc */
+/* specialize.cc, merge.cc, sites.cc (and arch.h) */
 opt_pass *mv_make_specialize_pass(gcc::context *ctxt);
 opt_pass *mv_make_merge_pass(gcc::context *ctxt);
-opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt);
 opt_pass *mv_make_sites_pass(gcc::context *ctxt);
 
 /* descriptors.cc */

@@ -1,7 +1,14 @@
 /*
- * Instruction encoding: the only code that knows machine instructions.
- * Everything here works on byte buffers and never touches memory other
- * than the buffers it is given, so it can be tested on plain arrays.
+ * Instruction encoding: the interface to the only code that knows machine
+ * instructions, one file per architecture in runtime/arch/.  Encoding and
+ * decoding work on byte buffers and touch no other memory, so they can be
+ * tested on plain arrays; emulation also reads and writes the interrupted
+ * thread's stack or memory operands.
+ *
+ * runtime/arch/<arch>.h gives the sizes (MV_ARCH_SITE_MIN/MAX,
+ * MV_ARCH_ENTRY_LEN, MV_ARCH_PAD_LEN, MV_ARCH_PLT_MAX), the breakpoint
+ * (MV_ARCH_BREAKPOINT, _LEN, MV_ARCH_TRAP_PC_AFTER), the ELF machine
+ * (MV_ARCH_MACHINE) and struct mv_cpu.
  */
 #ifndef MV_ARCH_H
 #define MV_ARCH_H
@@ -9,8 +16,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MV_ARCH_SITE_MAX  6   /* longest call site we decode */
-#define MV_ARCH_ENTRY_LEN 5   /* the patch area at a generic's entry */
+#if defined(__x86_64__)
+#include "arch/x86_64.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64.h"
+#else
+#error "multiverse: no runtime/arch/ support for this architecture"
+#endif
 
 /* A call site: a call or tail jmp, direct or through a pointer. */
 struct mv_insn {
@@ -24,8 +36,8 @@ struct mv_insn {
 enum mv_body_kind {
 	MV_BODY_OTHER,        /* not inlinable */
 	MV_BODY_EMPTY,        /* returns at once */
-	MV_BODY_RAX,          /* sets all of rax to value, returns */
-	MV_BODY_AL,           /* sets only al to value, returns */
+	MV_BODY_CONST,        /* sets the whole return register to value, returns */
+	MV_BODY_CONST8,       /* sets only the low byte (al) to value, returns */
 };
 
 struct mv_body {
@@ -33,21 +45,18 @@ struct mv_body {
 	uint64_t value;
 };
 
-/* Decodes the call site whose first avail (>= 5) bytes are code, located
- * at addr.  Returns 0, or -1 if it is not a form we can patch. */
+/* Decodes the call site whose first avail (>= MV_ARCH_SITE_MIN) bytes
+ * are code, located at addr.  Returns 0, or -1 if it is not a form we can patch. */
 int mv_arch_decode(const uint8_t *code, size_t avail, uintptr_t addr,
 		   struct mv_insn *insn);
-
-/* The longest PLT entry prologue mv_arch_plt_slot() reads. */
-#define MV_ARCH_PLT_MAX 11
 
 /* If code (at addr, MV_ARCH_PLT_MAX bytes) is a PLT entry, stores the
  * address of the GOT slot it jumps through in *slot and returns 0;
  * otherwise returns -1. */
 int mv_arch_plt_slot(const uint8_t *code, uintptr_t addr, uintptr_t *slot);
 
-/* Encodes into buf a direct call or jmp (as insn's kind) of insn->len bytes
- * at addr to target.  Returns 0, or -1 if rel32 cannot reach target. */
+/* Encodes into buf a direct call or jump (as insn's kind) of insn->len
+ * bytes at addr to target.  Returns 0, or -1 if it cannot reach target. */
 int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
 		   uintptr_t target);
 
@@ -60,17 +69,6 @@ void mv_arch_classify(const uint8_t *code, struct mv_body *body);
 int mv_arch_inline(uint8_t *buf, const struct mv_insn *insn,
 		   const struct mv_body *body);
 
-/* One byte that traps when executed (int3), written over the first byte
- * of an area while the rest of it changes. */
-#define MV_ARCH_BREAKPOINT 0xcc
-
-/* The registers the emulation of a patch area may change. */
-struct mv_cpu {
-	uint64_t ip;
-	uint64_t sp;
-	uint64_t ax;
-};
-
 /* Executes, for a thread stopped at addr, the single instruction insn of
  * len bytes that the area at addr holds: updates cpu and, for a call,
  * pushes the return address on the thread's stack.  Returns 0, or -1 for
@@ -78,11 +76,20 @@ struct mv_cpu {
 int mv_arch_emulate(const uint8_t *insn, size_t len, uintptr_t addr,
 		    struct mv_cpu *cpu);
 
-/* The entry patch area as the compiler leaves it: one 5-byte NOP. */
+/* Whether the breakpoint starts at p. */
+static inline int mv_is_breakpoint(const volatile uint8_t *p)
+{
+	for (size_t i = 0; i < MV_ARCH_BREAKPOINT_LEN; i++)
+		if (p[i] != (uint8_t)MV_ARCH_BREAKPOINT[i])
+			return 0;
+	return 1;
+}
+
+/* The entry patch area as the compiler leaves it: one NOP instruction. */
 extern const uint8_t mv_arch_entry_nop[MV_ARCH_ENTRY_LEN];
 
-/* Encodes into buf a jmp from the entry patch area at entry to target.
- * Returns 0, or -1 if rel32 cannot reach. */
+/* Encodes into buf a jump from the entry patch area at entry to target.
+ * Returns 0, or -1 if it cannot reach. */
 int mv_arch_entry_jump(uint8_t *buf, uintptr_t entry, uintptr_t target);
 
 #endif

@@ -19,7 +19,12 @@
 
 #include <stdint.h>
 
-#define MV_DESCRIPTOR_VERSION 1
+#define MV_DESCRIPTOR_VERSION 2
+
+/* The machine a module's records and code are for, as ELF's e_machine:
+ * passed to the registration calls with the version. */
+#define MV_MACHINE_X86_64  62     /* EM_X86_64 */
+#define MV_MACHINE_AARCH64 183    /* EM_AARCH64 */
 
 #define MV_SECTION_VAR  "__multiverse_var"
 #define MV_SECTION_FN   "__multiverse_fn"
@@ -70,9 +75,10 @@ struct mv_desc_variant {
  * Section __multiverse_fn, 40 bytes.
  *
  * entry is the patch area the compiler planted at the generic's entry: a
- * single 5-byte NOP (0f 1f 44 00 00) that commit turns into a jmp to the
- * selected variant.  It is where the function's code starts, or right
- * after its endbr64 (MV_FN_ENTRY_AFTER_ENDBR).
+ * single NOP instruction that commit turns into a jump to the selected
+ * variant (x86-64: the 5-byte 0f 1f 44 00 00; AArch64: nop, d503201f).
+ * It is where the function's code starts, or right after its landing
+ * pad for indirect branches (MV_FN_ENTRY_AFTER_PAD).
  */
 struct mv_desc_fn {
 	void *generic;
@@ -83,11 +89,12 @@ struct mv_desc_fn {
 	uint32_t flags;           /* MV_FN_* */
 };
 
-/* mv_desc_fn.flags: the entry NOP follows the function's endbr64.  Then
- * the function's code starts 4 bytes before entry, otherwise at entry.
+/* mv_desc_fn.flags: the entry NOP follows the function's landing pad
+ * (x86-64: endbr64; AArch64: bti c or paciasp).  Then the function's
+ * code starts 4 bytes before entry, otherwise at entry.
  * That start can differ from generic: a non-PIE executable makes its PLT
  * entry the canonical address of a function a shared object defines. */
-#define MV_FN_ENTRY_AFTER_ENDBR 0x1u
+#define MV_FN_ENTRY_AFTER_PAD 0x1u
 
 /*
  * A call site.  Section __multiverse_site, 16 bytes.
@@ -105,10 +112,10 @@ struct mv_desc_site {
 
 /*
  * Called by the constructor the plugin emits in each unit.  Returns 0, or a
- * negative errno value (a version mismatch is -ENOEXEC and is reported).
- * Idempotent for the same module bounds.
+ * negative errno value (a version or machine mismatch is -ENOEXEC and is
+ * reported).  Idempotent for the same module bounds.
  */
-int __multiverse_register_module(uint32_t version,
+int __multiverse_register_module(uint32_t version, uint32_t machine,
 				 const struct mv_desc_var *var_start,
 				 const struct mv_desc_var *var_stop,
 				 const struct mv_desc_fn *fn_start,
@@ -119,7 +126,7 @@ int __multiverse_register_module(uint32_t version,
 /* Called by the destructor the plugin emits in each unit, while the
  * module is still mapped: restores everything outside the module that
  * reaches into it and forgets its records.  Idempotent. */
-int __multiverse_unregister_module(uint32_t version,
+int __multiverse_unregister_module(uint32_t version, uint32_t machine,
 				   const struct mv_desc_var *var_start,
 				   const struct mv_desc_var *var_stop,
 				   const struct mv_desc_fn *fn_start,

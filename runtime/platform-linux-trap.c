@@ -61,6 +61,11 @@
 
 #include "internal.h"
 #include "platform.h"
+#if defined(__x86_64__)
+#include "arch/x86_64-linux.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64-linux.h"
+#endif
 
 /* --- the next definitions of the interposed functions ------------------ */
 
@@ -211,21 +216,15 @@ static void chain(int sig, siginfo_t *si, void *ctx)
 	}
 }
 
+/* A breakpoint trap is ours if its address is (trap-tables.c). */
 static void on_sigtrap(int sig, siginfo_t *si, void *ctx)
 {
-	ucontext_t *uc = ctx;
-	greg_t *r = uc->uc_mcontext.gregs;
+	if (mv_arch_is_breakpoint(si)) {
+		struct mv_cpu cpu;
 
-	/* int3 reports SI_KERNEL (TRAP_BRKPT under valgrind); kill(),
-	 * raise() and single steps report other codes.  Whether the trap is
-	 * ours is then decided by its address (poke.c). */
-	if (si->si_code == SI_KERNEL || si->si_code == TRAP_BRKPT) {
-		struct mv_cpu cpu = { r[REG_RIP], r[REG_RSP], r[REG_RAX] };
-
+		mv_arch_cpu_load(&cpu, ctx);
 		if (mv_poke_trap(&cpu)) {
-			r[REG_RIP] = cpu.ip;
-			r[REG_RSP] = cpu.sp;
-			r[REG_RAX] = cpu.ax;
+			mv_arch_cpu_store(ctx, &cpu);
 			return;
 		}
 	}

@@ -129,6 +129,8 @@ int mv_poke_matches(const struct mv_area *a)
 
 enum step { BREAKPOINTS, TAILS, HEADS, WHOLE };
 
+#define BP MV_ARCH_BREAKPOINT_LEN
+
 /* One write per run of areas starting in the same page. */
 static int write_step(enum step step)
 {
@@ -148,9 +150,9 @@ static int write_step(enum step step)
 			uint8_t *at = page_buf + ((uintptr_t)p->area->addr - start);
 
 			switch (step) {
-			case BREAKPOINTS: at[0] = MV_ARCH_BREAKPOINT; break;
-			case TAILS: memcpy(at + 1, p->bytes + 1, p->area->len - 1); break;
-			case HEADS: at[0] = p->bytes[0]; break;
+			case BREAKPOINTS: memcpy(at, MV_ARCH_BREAKPOINT, BP); break;
+			case TAILS: memcpy(at + BP, p->bytes + BP, p->area->len - BP); break;
+			case HEADS: memcpy(at, p->bytes, BP); break;
 			case WHOLE: memcpy(at, p->bytes, p->area->len); break;
 			}
 		}
@@ -358,7 +360,7 @@ static size_t untouched(void)
 	size_t n = 0;
 
 	for (size_t i = 0; i < n_queue; i++)
-		n += queue[i].area->addr[0] != MV_ARCH_BREAKPOINT &&
+		n += !mv_is_breakpoint(queue[i].area->addr) &&
 		     memcmp(queue[i].area->addr, queue[i].want, queue[i].area->len);
 	return n;
 }

@@ -71,7 +71,7 @@ static struct module **find(const struct mv_desc_var *var,
  * dlopen) is bound at once (module.c).  Before main, when nothing is
  * committed, registering only records the bounds.
  */
-MV_API int __multiverse_register_module(uint32_t version,
+MV_API int __multiverse_register_module(uint32_t version, uint32_t machine,
 					const struct mv_desc_var *var_start,
 					const struct mv_desc_var *var_stop,
 					const struct mv_desc_fn *fn_start,
@@ -85,6 +85,9 @@ MV_API int __multiverse_register_module(uint32_t version,
 	if (version != MV_DESCRIPTOR_VERSION)
 		return mv_error(-ENOEXEC, "module with functions at %p has descriptor version %u, this runtime reads version %u",
 				(const void *)fn_start, version, MV_DESCRIPTOR_VERSION);
+	if (machine != MV_ARCH_MACHINE)
+		return mv_error(-ENOEXEC, "module with functions at %p was compiled for ELF machine %u, this runtime is for %u (%s)",
+				(const void *)fn_start, machine, MV_ARCH_MACHINE, MV_ARCH_NAME);
 	mv_lock();
 	p = find(var_start, fn_start, site_start);
 	if (!*p) {
@@ -114,7 +117,7 @@ MV_API int __multiverse_register_module(uint32_t version,
  * other units of a module find it gone, and do nothing unless some
  * module could not be registered at all.
  */
-MV_API int __multiverse_unregister_module(uint32_t version,
+MV_API int __multiverse_unregister_module(uint32_t version, uint32_t machine,
 					  const struct mv_desc_var *var_start,
 					  const struct mv_desc_var *var_stop,
 					  const struct mv_desc_fn *fn_start,
@@ -127,7 +130,7 @@ MV_API int __multiverse_unregister_module(uint32_t version,
 	struct module **p, *m;
 	int err = 0;
 
-	if (version != MV_DESCRIPTOR_VERSION)
+	if (version != MV_DESCRIPTOR_VERSION || machine != MV_ARCH_MACHINE)
 		return -ENOEXEC;
 	mv_lock();
 	p = find(var_start, fn_start, site_start);

@@ -69,14 +69,15 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 	uint8_t *addr = a->addr;
 	char hex[3 * MV_AREA_MAX];
 
-	/* A 5-byte site may end right before unmapped memory. */
-	if (mv_area_capture(a, addr, MV_ARCH_SITE_MAX) && mv_area_capture(a, addr, 5)) {
+	/* A short site may end right before unmapped memory. */
+	if (mv_area_capture(a, addr, MV_ARCH_SITE_MAX) &&
+	    mv_area_capture(a, addr, MV_ARCH_SITE_MIN)) {
 		mv_report("site %p calling %s is not readable; left alone", (void *)addr, name);
 		return;
 	}
 	if (f)
 		s->callee_code = (uintptr_t)f->desc->entry -
-			(f->desc->flags & MV_FN_ENTRY_AFTER_ENDBR ? 4 : 0);
+			(f->desc->flags & MV_FN_ENTRY_AFTER_PAD ? MV_ARCH_PAD_LEN : 0);
 	if (!mv_arch_decode(a->orig, a->len, (uintptr_t)addr, &s->insn)) {
 		a->len = s->insn.len;
 		if (refers_to(s, via_switch))

@@ -167,7 +167,7 @@ static const struct mv_trap_area *find(const struct mv_trap_table *t, uintptr_t 
  */
 int mv_poke_trap(struct mv_cpu *cpu)
 {
-	uintptr_t at = cpu->ip - 1;
+	uintptr_t at = cpu->ip - MV_ARCH_TRAP_PC_AFTER;
 	const struct mv_trap_area *t;
 	unsigned long gen;
 	int ours = 0;
@@ -176,7 +176,7 @@ int mv_poke_trap(struct mv_cpu *cpu)
 	do {
 		gen = __atomic_load_n(&generation, __ATOMIC_SEQ_CST);
 		t = find(__atomic_load_n(&published, __ATOMIC_SEQ_CST), at);
-		if (!t && *(const volatile uint8_t *)at != MV_ARCH_BREAKPOINT) {
+		if (!t && !mv_is_breakpoint((const volatile uint8_t *)at)) {
 			if (find(__atomic_load_n(&known, __ATOMIC_SEQ_CST), at)) {
 				cpu->ip = at;
 				ours = 1;

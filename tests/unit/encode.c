@@ -100,22 +100,22 @@ static void test_classify(void)
 	IS("\xc3", MV_BODY_EMPTY, 0);
 	IS("\xf3\xc3", MV_BODY_EMPTY, 0);
 	IS("\xf3\x0f\x1e\xfa\xc3", MV_BODY_EMPTY, 0);
-	IS("\x31\xc0\xc3", MV_BODY_RAX, 0);
-	IS("\x33\xc0\xc3", MV_BODY_RAX, 0);
-	IS("\x48\x31\xc0\xc3", MV_BODY_RAX, 0);
-	IS("\x48\x33\xc0\xf3\xc3", MV_BODY_RAX, 0);
-	IS("\xf3\x0f\x1e\xfa\x31\xc0\xc3", MV_BODY_RAX, 0);
-	IS("\xb8\x78\x56\x34\x12\xc3", MV_BODY_RAX, 0x12345678);
-	IS("\xb8\xff\xff\xff\xff\xc3", MV_BODY_RAX, 0xffffffffu);
-	IS("\x48\xc7\xc0\xfe\xff\xff\xff\xc3", MV_BODY_RAX, -2);
-	IS("\x48\xc7\xc0\x00\x00\x00\x80\xc3", MV_BODY_RAX, (int64_t)INT32_MIN);
-	IS("\x48\xb8\x88\x77\x66\x55\x44\x33\x22\x11\xc3", MV_BODY_RAX, 0x1122334455667788ull);
-	IS("\x48\x83\xc8\xff\xc3", MV_BODY_RAX, -1);
-	IS("\x83\xc8\xff\xc3", MV_BODY_RAX, 0xffffffffu);
-	IS("\x6a\x80\x58\xc3", MV_BODY_RAX, -128);
-	IS("\xf3\x0f\x1e\xfa\x6a\x05\x58\xf3\xc3", MV_BODY_RAX, 5);
-	IS("\xb0\x07\xc3", MV_BODY_AL, 7);
-	IS("\xb0\xff\xc3", MV_BODY_AL, 0xff);
+	IS("\x31\xc0\xc3", MV_BODY_CONST, 0);
+	IS("\x33\xc0\xc3", MV_BODY_CONST, 0);
+	IS("\x48\x31\xc0\xc3", MV_BODY_CONST, 0);
+	IS("\x48\x33\xc0\xf3\xc3", MV_BODY_CONST, 0);
+	IS("\xf3\x0f\x1e\xfa\x31\xc0\xc3", MV_BODY_CONST, 0);
+	IS("\xb8\x78\x56\x34\x12\xc3", MV_BODY_CONST, 0x12345678);
+	IS("\xb8\xff\xff\xff\xff\xc3", MV_BODY_CONST, 0xffffffffu);
+	IS("\x48\xc7\xc0\xfe\xff\xff\xff\xc3", MV_BODY_CONST, -2);
+	IS("\x48\xc7\xc0\x00\x00\x00\x80\xc3", MV_BODY_CONST, (int64_t)INT32_MIN);
+	IS("\x48\xb8\x88\x77\x66\x55\x44\x33\x22\x11\xc3", MV_BODY_CONST, 0x1122334455667788ull);
+	IS("\x48\x83\xc8\xff\xc3", MV_BODY_CONST, -1);
+	IS("\x83\xc8\xff\xc3", MV_BODY_CONST, 0xffffffffu);
+	IS("\x6a\x80\x58\xc3", MV_BODY_CONST, -128);
+	IS("\xf3\x0f\x1e\xfa\x6a\x05\x58\xf3\xc3", MV_BODY_CONST, 5);
+	IS("\xb0\x07\xc3", MV_BODY_CONST8, 7);
+	IS("\xb0\xff\xc3", MV_BODY_CONST8, 0xff);
 
 	NOT("\xb8\x01\x00\x00\x00\x90\xc3");   /* more than a load */
 	NOT("\x55\x48\x89\xe5\x5d\xc3");
@@ -142,7 +142,7 @@ static void test_classify_edge(void)
 	CHECK(body.kind == MV_BODY_EMPTY);
 	memcpy(m + pg - 6, "\xb8\x01\x00\x00\x00\xc3", 6);
 	mv_arch_classify(m + pg - 6, &body);
-	CHECK(body.kind == MV_BODY_RAX && body.value == 1);
+	CHECK(body.kind == MV_BODY_CONST && body.value == 1);
 	memcpy(m + pg - 6, "\xf3\x0f\x1e\xfa\xf3\xc3", 6);
 	mv_arch_classify(m + pg - 6, &body);
 	CHECK(body.kind == MV_BODY_EMPTY);
@@ -171,26 +171,26 @@ static void test_inline(void)
 	INL(6, 1, MV_BODY_EMPTY, 0, "c3 0f 1f 44 00 00");
 
 	/* Constants: one instruction filling the site, at call sites only. */
-	INL(5, 0, MV_BODY_RAX, 0, "b8 00 00 00 00");
-	INL(6, 0, MV_BODY_RAX, 0, "2e b8 00 00 00 00");
-	INL(5, 0, MV_BODY_RAX, 7, "b8 07 00 00 00");
-	INL(6, 0, MV_BODY_RAX, 7, "2e b8 07 00 00 00");
-	INL(5, 0, MV_BODY_RAX, 0x89abcdef, "b8 ef cd ab 89");
-	INL(5, 0, MV_BODY_RAX, 0xffffffff, "b8 ff ff ff ff");
-	INL(5, 0, MV_BODY_RAX, -1, "2e 48 83 c8 ff");
-	INL(5, 0, MV_BODY_AL, 7, "b8 07 00 00 00");
-	INL(6, 0, MV_BODY_AL, 0x80, "2e b8 80 00 00 00");
+	INL(5, 0, MV_BODY_CONST, 0, "b8 00 00 00 00");
+	INL(6, 0, MV_BODY_CONST, 0, "2e b8 00 00 00 00");
+	INL(5, 0, MV_BODY_CONST, 7, "b8 07 00 00 00");
+	INL(6, 0, MV_BODY_CONST, 7, "2e b8 07 00 00 00");
+	INL(5, 0, MV_BODY_CONST, 0x89abcdef, "b8 ef cd ab 89");
+	INL(5, 0, MV_BODY_CONST, 0xffffffff, "b8 ff ff ff ff");
+	INL(5, 0, MV_BODY_CONST, -1, "2e 48 83 c8 ff");
+	INL(5, 0, MV_BODY_CONST8, 7, "b8 07 00 00 00");
+	INL(6, 0, MV_BODY_CONST8, 0x80, "2e b8 80 00 00 00");
 
-	NOINL(5, 1, MV_BODY_RAX, 0);                         /* mov; ret: two instructions */
-	NOINL(5, 1, MV_BODY_RAX, 7);
-	NOINL(6, 1, MV_BODY_RAX, 7);
-	NOINL(5, 1, MV_BODY_RAX, -1);
-	NOINL(5, 1, MV_BODY_AL, 0x80);
-	NOINL(6, 0, MV_BODY_RAX, -1);                        /* would need two prefixes */
-	NOINL(5, 0, MV_BODY_RAX, -10);                       /* no single 5-byte form */
-	NOINL(5, 0, MV_BODY_RAX, -129);
-	NOINL(6, 0, MV_BODY_RAX, (uint64_t)INT32_MIN);
-	NOINL(6, 0, MV_BODY_RAX, 0x123456789ull);
+	NOINL(5, 1, MV_BODY_CONST, 0);                         /* mov; ret: two instructions */
+	NOINL(5, 1, MV_BODY_CONST, 7);
+	NOINL(6, 1, MV_BODY_CONST, 7);
+	NOINL(5, 1, MV_BODY_CONST, -1);
+	NOINL(5, 1, MV_BODY_CONST8, 0x80);
+	NOINL(6, 0, MV_BODY_CONST, -1);                        /* would need two prefixes */
+	NOINL(5, 0, MV_BODY_CONST, -10);                       /* no single 5-byte form */
+	NOINL(5, 0, MV_BODY_CONST, -129);
+	NOINL(6, 0, MV_BODY_CONST, (uint64_t)INT32_MIN);
+	NOINL(6, 0, MV_BODY_CONST, 0x123456789ull);
 	NOINL(6, 0, MV_BODY_OTHER, 0);
 }
 
@@ -209,7 +209,7 @@ static void test_roundtrip(void)
 	CHECK(mv_arch_inline(b, &jmp5, &body));
 	CHECK(!mv_arch_inline(b, &call5, &body) && same(b, 5, "2e 48 83 c8 ff"));
 	body = classify("\x6a\xf6\x58\xc3");                 /* -Os: push $-10; pop %rax */
-	CHECK(body.kind == MV_BODY_RAX && body.value == (uint64_t)-10);
+	CHECK(body.kind == MV_BODY_CONST && body.value == (uint64_t)-10);
 	CHECK(mv_arch_inline(b, &call5, &body));
 }
 

@@ -156,9 +156,9 @@ extern const struct mv_desc_var __start___multiverse_var[] HIDDEN, __stop___mult
 extern const struct mv_desc_fn __start___multiverse_fn[] HIDDEN, __stop___multiverse_fn[] HIDDEN;
 extern const struct mv_desc_site __start___multiverse_site[] HIDDEN, __stop___multiverse_site[] HIDDEN;
 
-static int register_module(uint32_t version)
+static int register_module(uint32_t version, uint32_t machine)
 {
-	return __multiverse_register_module(version,
+	return __multiverse_register_module(version, machine,
 		__start___multiverse_var, __stop___multiverse_var,
 		__start___multiverse_fn, __stop___multiverse_fn,
 		__start___multiverse_site, __stop___multiverse_site);
@@ -168,7 +168,7 @@ static int early;
 
 __attribute__((constructor)) static void hm_register(void)
 {
-	early = register_module(MV_DESCRIPTOR_VERSION);
+	early = register_module(MV_DESCRIPTOR_VERSION, MV_MACHINE_X86_64);
 }
 
 /* Whether p holds exactly the bytes spelled in hex, e.g. "e8 00 01". */
@@ -293,10 +293,14 @@ static int hook_counts(void)
 static void test_registration(void)
 {
 	CHECK(early == 0);
-	CHECK(register_module(MV_DESCRIPTOR_VERSION) == 0);
+	CHECK(register_module(MV_DESCRIPTOR_VERSION, MV_MACHINE_X86_64) == 0);
 	capture_stderr();
-	CHECK(register_module(MV_DESCRIPTOR_VERSION + 1) == -ENOEXEC);
+	CHECK(register_module(MV_DESCRIPTOR_VERSION + 1, MV_MACHINE_X86_64) == -ENOEXEC);
 	CHECK(strstr(captured(), "multiverse: ") && strstr(multiverse_last_error(), "version"));
+	capture_stderr();
+	CHECK(register_module(MV_DESCRIPTOR_VERSION, MV_MACHINE_AARCH64) == -ENOEXEC);
+	CHECK(strstr(captured(), "multiverse: ") &&
+	      strstr(multiverse_last_error(), "ELF machine 183, this runtime is for 62 (x86-64)"));
 }
 
 static void test_generic(void)
@@ -440,7 +444,8 @@ static void test_late_module(void)
 	hm_sw = 1;
 	CHECK(multiverse_commit() == 2);          /* hm_value, and hm_fp to hm_fb */
 	CHECK(hm_call_late() == 7);               /* through the generic's entry */
-	CHECK(__multiverse_register_module(MV_DESCRIPTOR_VERSION, late_vars, late_vars + 1,
+	CHECK(__multiverse_register_module(MV_DESCRIPTOR_VERSION, MV_MACHINE_X86_64,
+					   late_vars, late_vars + 1,
 					   0, 0, late_sites, late_sites + 1) == 0);
 	CHECK(multiverse_info_fn(hm_value)->n_sites == 7);
 	CHECK(multiverse_commit_fn(hm_value) == 0);

@@ -1,10 +1,12 @@
 /*
  * x86-64 instruction encoding for call sites, entry patch areas and the
- * tiny variant bodies we inline.
+ * tiny variant bodies we inline, and the emulation of what patch areas
+ * hold for the trap handler.  The protocol that writes them is in
+ * runtime/poke.c: int3 over the first byte, as Linux's text_poke_bp.
  */
 #include <string.h>
 
-#include "arch.h"
+#include "../arch.h"
 
 enum {
 	OP_CALL = 0xe8,       /* call rel32 */
@@ -44,20 +46,20 @@ static const struct form {
 	uint8_t imm;          /* immediate size in bytes */
 	uint8_t sext;         /* the immediate is sign-extended to 64 bits */
 	uint8_t tail;         /* a byte after the immediate, 0 if none */
-	uint8_t kind;         /* MV_BODY_RAX or MV_BODY_AL */
+	uint8_t kind;         /* MV_BODY_CONST or MV_BODY_CONST8 */
 	uint64_t value;       /* the value loaded when imm == 0 */
 } forms[] = {
-	{ { 0x31, 0xc0 }, 2, 0, 0, 0, MV_BODY_RAX, 0 },                  /* xor %eax,%eax */
-	{ { 0x48, 0x83, 0xc8, 0xff }, 4, 0, 0, 0, MV_BODY_RAX, -1 },     /* or $-1,%rax */
-	{ { 0xb8 }, 1, 4, 0, 0, MV_BODY_RAX, 0 },                        /* mov $imm32,%eax */
-	{ { 0x6a }, 1, 1, 1, 0x58, MV_BODY_RAX, 0 },                     /* push $imm8; pop %rax */
-	{ { 0x83, 0xc8, 0xff }, 3, 0, 0, 0, MV_BODY_RAX, 0xffffffff },   /* or $-1,%eax */
-	{ { 0x48, 0xc7, 0xc0 }, 3, 4, 1, 0, MV_BODY_RAX, 0 },            /* mov $simm32,%rax */
-	{ { 0x48, 0xb8 }, 2, 8, 0, 0, MV_BODY_RAX, 0 },                  /* movabs $imm64,%rax */
-	{ { 0x33, 0xc0 }, 2, 0, 0, 0, MV_BODY_RAX, 0 },
-	{ { 0x48, 0x31, 0xc0 }, 3, 0, 0, 0, MV_BODY_RAX, 0 },
-	{ { 0x48, 0x33, 0xc0 }, 3, 0, 0, 0, MV_BODY_RAX, 0 },
-	{ { 0xb0 }, 1, 1, 0, 0, MV_BODY_AL, 0 },                         /* mov $imm8,%al */
+	{ { 0x31, 0xc0 }, 2, 0, 0, 0, MV_BODY_CONST, 0 },                  /* xor %eax,%eax */
+	{ { 0x48, 0x83, 0xc8, 0xff }, 4, 0, 0, 0, MV_BODY_CONST, -1 },     /* or $-1,%rax */
+	{ { 0xb8 }, 1, 4, 0, 0, MV_BODY_CONST, 0 },                        /* mov $imm32,%eax */
+	{ { 0x6a }, 1, 1, 1, 0x58, MV_BODY_CONST, 0 },                     /* push $imm8; pop %rax */
+	{ { 0x83, 0xc8, 0xff }, 3, 0, 0, 0, MV_BODY_CONST, 0xffffffff },   /* or $-1,%eax */
+	{ { 0x48, 0xc7, 0xc0 }, 3, 4, 1, 0, MV_BODY_CONST, 0 },            /* mov $simm32,%rax */
+	{ { 0x48, 0xb8 }, 2, 8, 0, 0, MV_BODY_CONST, 0 },                  /* movabs $imm64,%rax */
+	{ { 0x33, 0xc0 }, 2, 0, 0, 0, MV_BODY_CONST, 0 },
+	{ { 0x48, 0x31, 0xc0 }, 3, 0, 0, 0, MV_BODY_CONST, 0 },
+	{ { 0x48, 0x33, 0xc0 }, 3, 0, 0, 0, MV_BODY_CONST, 0 },
+	{ { 0xb0 }, 1, 1, 0, 0, MV_BODY_CONST8, 0 },                         /* mov $imm8,%al */
 };
 
 static int32_t get32(const uint8_t *p)
@@ -219,7 +221,7 @@ void mv_arch_classify(const uint8_t *code, struct mv_body *body)
  */
 static int inline_const(uint8_t *buf, size_t len, const struct mv_body *body)
 {
-	uint64_t v = body->kind == MV_BODY_AL ? (uint8_t)body->value : body->value;
+	uint64_t v = body->kind == MV_BODY_CONST8 ? (uint8_t)body->value : body->value;
 	size_t n = v <= 0xffffffffu ? 5 : v == UINT64_MAX ? 4 : 0;
 
 	if (!n || len < n || len - n > 1)
@@ -250,7 +252,7 @@ int mv_arch_inline(uint8_t *buf, const struct mv_insn *insn,
 		fill_nop(buf + n, insn->len - n);
 		return 0;
 	}
-	if (insn->is_jmp || (body->kind != MV_BODY_RAX && body->kind != MV_BODY_AL))
+	if (insn->is_jmp || (body->kind != MV_BODY_CONST && body->kind != MV_BODY_CONST8))
 		return -1;
 	return inline_const(buf, insn->len, body);
 }

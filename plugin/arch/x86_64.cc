@@ -1,0 +1,170 @@
+/*
+ * x86-64 hooks of the plugin (plugin/arch.h).
+ *
+ * Entry: the 5-byte NOP 0f 1f 44 00 00, after an endbr64 if the function
+ * has one (-fcf-protection), which commit overwrites with a jmp rel32.
+ *
+ * Calls through a function-pointer switch (multiverse_fnptr_calls, after
+ * expand): GCC loads the pointer into a register and calls through it, a
+ * 2-byte instruction that cannot become a 5-byte direct call.  The pass
+ * rewrites the call to go through the switch in memory (call *fp(%rip),
+ * 6 bytes), which commit turns into a direct call of the same length.
+ * The pointer is then read at the call, which is when C reads it too.
+ *
+ * Tail calls stay 5 bytes long.  Gas shortens `jmp f` to a 2-byte jmp when
+ * f binds locally and lies in the caller's section: a generic's tail call
+ * to itself, or calls within a section the user gave.  Such a jump cannot
+ * reach a variant, so it is sent to a hidden weak alias of f instead,
+ * which gas must leave to the linker.
+ */
+#include "../multiverse.h"
+#include "../arch.h"
+#include "descriptor.h"
+
+#include <map>
+#include <set>
+
+const unsigned mv_arch_machine = MV_MACHINE_X86_64;
+
+const char mv_arch_entry_nop[] = ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00";
+
+bool mv_arch_is_landing_pad(rtx_insn *insn)
+{
+	int code = recog_memoized(insn);
+	return code >= 0 && strstr(insn_data[code].name, "endbr");
+}
+
+namespace {
+
+bool is_fnptr_switch_mem(rtx x)
+{
+	if (!MEM_P(x))
+		return false;
+	rtx a = XEXP(x, 0);
+	return GET_CODE(a) == SYMBOL_REF && SYMBOL_REF_DECL(a) &&
+	       mv_is_fnptr_switch(SYMBOL_REF_DECL(a));
+}
+
+/* The switch a memory load reads through a pointer (the GOT, in PIC code
+ * for a switch other modules could interpose), if any. */
+tree fnptr_switch_behind(rtx x)
+{
+	if (!MEM_P(x) || !MEM_EXPR(x) || GET_CODE(XEXP(x, 0)) == SYMBOL_REF)
+		return NULL_TREE;
+	tree base = get_base_address(MEM_EXPR(x));
+	return base && mv_is_fnptr_switch(base) ? base : NULL_TREE;
+}
+
+void count_store(rtx dest, const_rtx, void *data)
+{
+	if (REG_P(dest))
+		(*(std::map<unsigned, int> *)data)[REGNO(dest)]++;
+}
+
+struct fnptr_call_pass : public rtl_opt_pass {
+	fnptr_call_pass(gcc::context *ctxt) : rtl_opt_pass(data, ctxt) {}
+	static const pass_data data;
+
+	unsigned int execute(function *) final override
+	{
+		if (!mv_unit_uses_multiverse)
+			return 0;
+		std::map<unsigned, int> sets;
+		std::map<unsigned, rtx> loads;
+		std::map<unsigned, tree> indirect_loads;
+		std::set<tree> warned;
+		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
+			if (!INSN_P(i))
+				continue;
+			note_stores(i, count_store, &sets);
+			rtx set = single_set(i);
+			if (!set || !REG_P(SET_DEST(set)))
+				continue;
+			if (is_fnptr_switch_mem(SET_SRC(set)))
+				loads[REGNO(SET_DEST(set))] = SET_SRC(set);
+			else if (tree var = fnptr_switch_behind(SET_SRC(set)))
+				indirect_loads[REGNO(SET_DEST(set))] = var;
+		}
+		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
+			if (!CALL_P(i))
+				continue;
+			rtx call = get_call_rtx_from(i);
+			if (!call || !MEM_P(XEXP(call, 0)))
+				continue;
+			rtx *addr = &XEXP(XEXP(call, 0), 0);
+			if (!REG_P(*addr) || HARD_REGISTER_P(*addr))
+				continue;
+			auto l = loads.find(REGNO(*addr));
+			auto g = indirect_loads.find(REGNO(*addr));
+			if (g != indirect_loads.end() && !warned.count(g->second)) {
+				warned.insert(g->second);
+				warning_at(INSN_LOCATION(i), 0,
+					   "calls through multiverse function pointer "
+					   "%qD go through the GOT in position-independent "
+					   "code and stay indirect after commit; declare it "
+					   "%<static%> or with hidden visibility", g->second);
+			}
+			if (l == loads.end() || sets[REGNO(*addr)] != 1)
+				continue;
+			tree var = SYMBOL_REF_DECL(XEXP(l->second, 0));
+			if (!validate_change(i, addr, copy_rtx(l->second), 0))
+				warning_at(INSN_LOCATION(i), 0,
+					   "this call through multiverse function "
+					   "pointer %qD cannot be made patchable; it "
+					   "stays indirect after commit", var);
+		}
+		return 0;
+	}
+};
+
+const pass_data fnptr_call_pass::data = {
+	RTL_PASS, "multiverse_fnptr_calls", OPTGROUP_NONE, TV_NONE,
+	0, 0, 0, 0, 0
+};
+
+const char *section_of(tree decl)
+{
+	const char *s = DECL_SECTION_NAME(decl);
+	return s ? s : ".text";
+}
+
+/* The hidden weak alias of callee that a tail call from the current
+ * function must use, or NULL if gas keeps the jump long anyway. */
+rtx long_jump_target(rtx_insn *insn, tree callee)
+{
+	static std::set<tree> aliased;
+	rtx call = get_call_rtx_from(insn);
+	rtx addr = XEXP(XEXP(call, 0), 0);
+	cgraph_node *node = cgraph_node::get(callee);
+
+	if (!SIBLING_CALL_P(insn) || GET_CODE(addr) != SYMBOL_REF ||
+	    !SYMBOL_REF_LOCAL_P(addr) || !node || !node->definition ||
+	    strcmp(section_of(callee), section_of(current_function_decl)))
+		return NULL_RTX;
+	const char *name = targetm.strip_name_encoding(XSTR(addr, 0));
+	std::string alias = std::string(name) + ".mvjmp";
+	if (!aliased.count(callee)) {
+		aliased.insert(callee);
+		mv_keep(callee);
+		/* Directives that do not depend on the current section, so
+		 * they may go out between two functions. */
+		fprintf(asm_out_file, "\t.weak\t%s\n\t.hidden\t%s\n"
+			"\t.set\t%s, %s\n", alias.c_str(), alias.c_str(),
+			alias.c_str(), name);
+	}
+	rtx sym = gen_rtx_SYMBOL_REF(Pmode, ggc_strdup(alias.c_str()));
+	SYMBOL_REF_FLAGS(sym) = SYMBOL_REF_FLAGS(addr);
+	return sym;
+}
+
+} // namespace
+
+opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt)
+{
+	return new fnptr_call_pass(ctxt);
+}
+
+rtx mv_arch_site_target(rtx_insn *insn, tree callee)
+{
+	return long_jump_target(insn, callee);
+}

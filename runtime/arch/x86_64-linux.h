@@ -1,0 +1,32 @@
+/*
+ * x86-64 Linux signal frames: which SIGTRAP an int3 raised, and the
+ * registers of struct mv_cpu in the interrupted context.  Included by
+ * the platform's trap handler only.
+ */
+#include <signal.h>
+#include <ucontext.h>
+
+/* int3 reports SI_KERNEL (TRAP_BRKPT under valgrind); kill(), raise()
+ * and single steps report other codes. */
+static inline int mv_arch_is_breakpoint(const siginfo_t *si)
+{
+	return si->si_code == SI_KERNEL || si->si_code == TRAP_BRKPT;
+}
+
+static inline void mv_arch_cpu_load(struct mv_cpu *cpu, const ucontext_t *uc)
+{
+	const greg_t *r = uc->uc_mcontext.gregs;
+
+	cpu->ip = r[REG_RIP];
+	cpu->sp = r[REG_RSP];
+	cpu->ax = r[REG_RAX];
+}
+
+static inline void mv_arch_cpu_store(ucontext_t *uc, const struct mv_cpu *cpu)
+{
+	greg_t *r = uc->uc_mcontext.gregs;
+
+	r[REG_RIP] = cpu->ip;
+	r[REG_RSP] = cpu->sp;
+	r[REG_RAX] = cpu->ax;
+}

@@ -1,0 +1,25 @@
+/*
+ * x86-64: the sizes of patch areas and the registers a trap changes.
+ * Included by arch.h only.
+ */
+#define MV_ARCH_MACHINE     62  /* EM_X86_64 */
+#define MV_ARCH_NAME        "x86-64"
+#define MV_ARCH_SITE_MIN    5   /* call/jmp rel32 */
+#define MV_ARCH_SITE_MAX    6   /* longest call site we decode */
+#define MV_ARCH_ENTRY_LEN   5   /* the patch area at a generic's entry */
+#define MV_ARCH_PAD_LEN     4   /* endbr64, when the entry follows one */
+#define MV_ARCH_PLT_MAX     11  /* longest PLT entry prologue we read */
+
+/* int3: one byte, so it can be written over the first byte of any area
+ * while the rest of it changes.  The trap reports the address after it. */
+#define MV_ARCH_BREAKPOINT_LEN 1
+#define MV_ARCH_BREAKPOINT     "\xcc"
+#define MV_ARCH_TRAP_PC_AFTER  1
+
+/* The registers the emulation of a patch area may change: a call pushes
+ * the return address, an inlined constant sets rax. */
+struct mv_cpu {
+	uint64_t ip;
+	uint64_t sp;
+	uint64_t ax;
+};
