@@ -77,7 +77,9 @@ install: all
 	    tools/multiverse-gcc.in > $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
 
-test: all $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
+faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
+
+test: all faults
 	tests/run
 
 demo: all
@@ -87,7 +89,24 @@ clean:
 	rm -rf $(B)
 	$(MAKE) -C examples/spinlock clean
 
-.PHONY: all install test demo clean
+.PHONY: all faults install test demo clean
+
+# The AArch64 cross build: the same plugin sources built for the cross
+# compiler's target (it still runs on this machine), the runtime built by
+# the cross compiler, and the wrapper aarch64-linux-gnu-multiverse-gcc.
+CROSS_AARCH64 ?= aarch64-linux-gnu-gcc-12
+
+aarch64:
+	$(MAKE) CC=$(CROSS_AARCH64) B=$(B)/aarch64 all faults
+	ln -sf aarch64/multiverse-gcc $(B)/aarch64-linux-gnu-multiverse-gcc
+
+# The AArch64 suite, on an arm64 kernel under qemu-system-aarch64
+# (tests/qemu/setup.sh installs and downloads what it needs).
+test-aarch64: aarch64
+	tests/qemu/setup.sh
+	tests/run --arch=aarch64
+
+.PHONY: aarch64 test-aarch64
 
 # Benchmark suite (bench/README.md): `make bench` runs all of it, `make
 # bench QUICK=1` a shorter run.  Tables, CSV and plots go to bench/results/.

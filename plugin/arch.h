@@ -23,6 +23,14 @@ bool mv_arch_is_landing_pad(rtx_insn *insn);
  * switches in the form the runtime can patch into direct calls. */
 opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt);
 
+/* What a symbol the fnptr-call pass put into a call stands for (a
+ * function-pointer switch, for a stub; a multiversed function), or
+ * NULL_TREE for any other symbol. */
+tree mv_arch_call_symbol(rtx sym);
+
+/* Writes what the unit needs after its code (the stubs). */
+void mv_arch_finish_unit(FILE *out);
+
 /* For a call or tail call insn to the multiversed function callee: the
  * symbol to call instead so that the assembler keeps the site's
  * patchable form, or NULL_RTX if the call is fine as it is. */

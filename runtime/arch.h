@@ -6,7 +6,7 @@
  * thread's stack or memory operands.
  *
  * runtime/arch/<arch>.h gives the sizes (MV_ARCH_SITE_MIN/MAX,
- * MV_ARCH_ENTRY_LEN, MV_ARCH_PAD_LEN, MV_ARCH_PLT_MAX), the breakpoint
+ * MV_ARCH_ENTRY_LEN, MV_ARCH_PAD_LEN, MV_ARCH_TRAMP_MAX), the breakpoint
  * (MV_ARCH_BREAKPOINT, _LEN, MV_ARCH_TRAP_PC_AFTER), the ELF machine
  * (MV_ARCH_MACHINE) and struct mv_cpu.
  */
@@ -50,10 +50,32 @@ struct mv_body {
 int mv_arch_decode(const uint8_t *code, size_t avail, uintptr_t addr,
 		   struct mv_insn *insn);
 
-/* If code (at addr, MV_ARCH_PLT_MAX bytes) is a PLT entry, stores the
- * address of the GOT slot it jumps through in *slot and returns 0;
- * otherwise returns -1. */
-int mv_arch_plt_slot(const uint8_t *code, uintptr_t addr, uintptr_t *slot);
+/*
+ * Code that a direct call may land on instead of its callee, and that only
+ * passes the call on: a PLT entry, a linker's veneer for a far target, the
+ * plugin's stub for calls through a function-pointer switch.
+ */
+enum mv_tramp_kind {
+	MV_TRAMP_JUMP = 1,      /* to target */
+	MV_TRAMP_SLOT,          /* to the address stored at slot */
+	MV_TRAMP_SLOT2,         /* to the address stored where slot points */
+};
+
+struct mv_tramp {
+	enum mv_tramp_kind kind;
+	uintptr_t target;       /* MV_TRAMP_JUMP */
+	uintptr_t slot;         /* MV_TRAMP_SLOT, MV_TRAMP_SLOT2 */
+};
+
+/* If code (at addr, avail bytes, at most MV_ARCH_TRAMP_MAX) is a
+ * trampoline, describes it in *t and returns 0; otherwise returns -1. */
+int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
+		       struct mv_tramp *t);
+
+/* Whether the protocol of poke.c may change an area from old to new (len
+ * bytes each) while other threads may execute it.  Where it may not, the
+ * runtime writes new only while no other thread exists. */
+int mv_arch_live_safe(const uint8_t *old, const uint8_t *new, size_t len);
 
 /* Encodes into buf a direct call or jump (as insn's kind) of insn->len
  * bytes at addr to target.  Returns 0, or -1 if it cannot reach target. */
@@ -71,8 +93,8 @@ int mv_arch_inline(uint8_t *buf, const struct mv_insn *insn,
 
 /* Executes, for a thread stopped at addr, the single instruction insn of
  * len bytes that the area at addr holds: updates cpu and, for a call,
- * pushes the return address on the thread's stack.  Returns 0, or -1 for
- * an instruction the runtime never writes. */
+ * stores the return address (x86-64: on the thread's stack).  Returns 0,
+ * or -1 for an instruction the runtime never writes. */
 int mv_arch_emulate(const uint8_t *insn, size_t len, uintptr_t addr,
 		    struct mv_cpu *cpu);
 

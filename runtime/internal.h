@@ -137,6 +137,7 @@ int mv_poke_flush(void);
 void mv_poke_cancel(void);
 void mv_poke_forget(const struct mv_span *spans, size_t n);
 int mv_poke_matches(const struct mv_area *a);
+int mv_poke_may_change(const struct mv_area *a, const uint8_t *bytes);
 extern size_t mv_poke_n_stuck;
 extern int mv_poke_forward;   /* the last failed batch took effect */
 extern int mv_poke_must_forward; /* the batch may not be rolled back */

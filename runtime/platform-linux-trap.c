@@ -506,8 +506,12 @@ static int read_task_file(const char *tid, const char *name, char *buf, size_t s
  */
 static int in_libc_window(const char *tid)
 {
-	static const long calls[] = { SYS_clone, SYS_clone3, SYS_vfork, SYS_execve,
-				      SYS_exit, SYS_exit_group };
+	static const long calls[] = { SYS_clone, SYS_clone3, SYS_execve,
+				      SYS_exit, SYS_exit_group,
+#ifdef SYS_vfork        /* not on AArch64, where vfork() is a clone() */
+				      SYS_vfork,
+#endif
+	};
 	char buf[256];
 	long nr;
 

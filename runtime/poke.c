@@ -75,6 +75,7 @@ struct poke {
 };
 
 static struct poke *queue, *sort_buf;
+static int others = -1;         /* other threads exist; -1: not asked yet */
 static size_t n_queue, cap_queue;
 static uint8_t *page_buf;
 static size_t page_size;
@@ -118,6 +119,22 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 	queue[n_queue].state = state;
 	n_queue++;
 	return 0;
+}
+
+/* Whether other threads exist, asked once per batch.  A thread that is
+ * alone cannot be joined while it is inside the API: only it could start
+ * one. */
+static int other_threads(void)
+{
+	if (others < 0)
+		others = mv_other_threads();
+	return others;
+}
+
+int mv_poke_may_change(const struct mv_area *a, const uint8_t *bytes)
+{
+	return mv_arch_live_safe(a->stuck ? a->alt : a->cur, bytes, a->len) ||
+	       !other_threads();
 }
 
 /* Whether the text of a holds what the runtime left there: what it last
@@ -438,6 +455,7 @@ static void drop_queue(void)
 	for (size_t i = 0; i < n_queue; i++)
 		queue[i].area->queued = 0;
 	n_queue = 0;
+	others = -1;
 }
 
 void mv_poke_cancel(void)
@@ -448,10 +466,12 @@ void mv_poke_cancel(void)
 
 int mv_poke_flush(void)
 {
-	int err, others;
+	int err;
 
-	if (!n_queue)
+	if (!n_queue) {
+		drop_queue();
 		return 0;
+	}
 	sort_queue();
 	mv_poke_forward = 0;
 	err = mv_text_ready();
@@ -459,8 +479,7 @@ int mv_poke_flush(void)
 		drop_queue();
 		return err;
 	}
-	others = mv_other_threads();
-	if (others) {
+	if (other_threads()) {
 		err = write_live(1);
 	} else if (!one_page()) {
 		err = mv_signals_hold();

@@ -36,22 +36,44 @@ static int refers_to(const struct mv_site *s, int via_switch)
 }
 
 /*
- * A call into the module's PLT (a shared object calling an exported
- * function) reaches the generic through a GOT slot.  The site is ours if
- * the target is a PLT entry; it is patched only while the slot holds the
- * generic, which with lazy binding is after the first call, and never if
- * another module's definition interposes.
+ * A direct call may reach its callee through a trampoline:
+ *   - a call into the module's PLT (a shared object calling an exported
+ *     function) reaches the generic through a GOT slot.  It is patched
+ *     only while the slot holds the generic, which with lazy binding is
+ *     after the first call, and never if another module's definition
+ *     interposes;
+ *   - a linker's veneer (AArch64, a callee out of bl's reach) jumps to
+ *     the generic;
+ *   - the plugin's stub for a call through a function-pointer switch
+ *     (AArch64) jumps through the switch, or through a GOT slot that
+ *     holds the switch's address.
  */
-static int via_plt(struct mv_site *s)
+static int via_trampoline(struct mv_site *s, int via_switch)
 {
-	uint8_t stub[MV_ARCH_PLT_MAX];
-	uintptr_t slot;
+	uint8_t code[MV_ARCH_TRAMP_MAX];
+	size_t avail = sizeof code;
+	struct mv_tramp t;
+	uintptr_t p;
 
-	if (mv_mem_read(stub, (void *)s->insn.ref, sizeof stub) ||
-	    mv_arch_plt_slot(stub, s->insn.ref, &slot))
+	while (mv_mem_read(code, (void *)s->insn.ref, avail))
+		if ((avail -= 4) < 8)   /* a trampoline right before unmapped memory */
+			return 0;
+	if (mv_arch_trampoline(code, avail, s->insn.ref, &t))
 		return 0;
-	s->plt_slot = slot;
-	return 1;
+	switch (t.kind) {
+	case MV_TRAMP_JUMP:
+		return !via_switch && (t.target == (uintptr_t)s->callee ||
+				       t.target == s->callee_code);
+	case MV_TRAMP_SLOT:
+		if (via_switch)
+			return t.slot == (uintptr_t)s->callee;
+		s->plt_slot = t.slot;
+		return 1;
+	case MV_TRAMP_SLOT2:
+		return via_switch && !mv_mem_read(&p, (void *)t.slot, sizeof p) &&
+		       p == (uintptr_t)s->callee;
+	}
+	return 0;
 }
 
 static int plt_resolved(const struct mv_site *s)
@@ -82,7 +104,7 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 		a->len = s->insn.len;
 		if (refers_to(s, via_switch))
 			return;
-		if (!via_switch && !s->insn.indirect && via_plt(s))
+		if (!s->insn.indirect && via_trampoline(s, via_switch))
 			return;
 	}
 	a->state = MV_AREA_INVALID;
@@ -91,7 +113,8 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 }
 
 /*
- * Points site s at body: inlined if inl describes a body that fits, else a
+ * Points site s at body: inlined if inl describes a body that fits and
+ * the architecture lets it be written now (mv_poke_may_change), else a
  * direct branch.  Without a body, or out of rel32 reach, the site gets its
  * original instruction back, which still reaches the right code.
  */
@@ -106,7 +129,8 @@ int mv_site_point(struct mv_site *s, const void *body,
 		return 0;
 	if (body && s->plt_slot && !plt_resolved(s))
 		body = 0;
-	if (body && inl && !mv_arch_inline(buf, &s->insn, inl)) {
+	if (body && inl && !mv_arch_inline(buf, &s->insn, inl) &&
+	    mv_poke_may_change(&s->area, buf)) {
 		state = MV_AREA_INLINED;
 	} else if (body && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)body)) {
 		state = MV_AREA_BRANCH;

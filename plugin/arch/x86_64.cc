@@ -168,3 +168,13 @@ rtx mv_arch_site_target(rtx_insn *insn, tree callee)
 {
 	return long_jump_target(insn, callee);
 }
+
+/* Calls through switches stay calls through memory: no stubs. */
+tree mv_arch_call_symbol(rtx)
+{
+	return NULL_TREE;
+}
+
+void mv_arch_finish_unit(FILE *)
+{
+}

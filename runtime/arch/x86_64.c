@@ -330,19 +330,31 @@ int mv_arch_emulate(const uint8_t *insn, size_t len, uintptr_t addr,
 }
 
 /*
- * PLT entries as the GNU linker writes them: jmp *slot(%rip), optionally
- * after endbr64 (.plt.sec with IBT) and with a bnd prefix (MPX).
+ * The only trampolines on x86-64 are PLT entries as the GNU linker writes
+ * them: jmp *slot(%rip), optionally after endbr64 (.plt.sec with IBT) and
+ * with a bnd prefix (MPX).
  */
-int mv_arch_plt_slot(const uint8_t *code, uintptr_t addr, uintptr_t *slot)
+int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
+		       struct mv_tramp *t)
 {
 	const uint8_t *p = code;
 
+	if (avail < MV_ARCH_TRAMP_MAX)
+		return -1;
 	if (match(p, endbr64, sizeof endbr64))
 		p += sizeof endbr64;
 	if (*p == 0xf2)                                 /* bnd */
 		p++;
 	if (p[0] != OP_GRP5 || p[1] != MODRM_JMP_RIP)
 		return -1;
-	*slot = addr + (uintptr_t)(p + 6 - code) + (intptr_t)get32(p + 2);
+	t->kind = MV_TRAMP_SLOT;
+	t->slot = addr + (uintptr_t)(p + 6 - code) + (intptr_t)get32(p + 2);
 	return 0;
+}
+
+/* int3 over the first byte makes every change safe (poke.c). */
+int mv_arch_live_safe(const uint8_t *old, const uint8_t *new, size_t len)
+{
+	(void)old, (void)new, (void)len;
+	return 1;
 }

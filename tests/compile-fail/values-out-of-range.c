@@ -23,7 +23,7 @@ enum __attribute__((packed)) small { S_0, S_FF = 0xff };
 
 __attribute__((multiverse(("values", 1, 300)))) unsigned char small;
 __attribute__((multiverse("values", 0, -1))) unsigned char uc;
-__attribute__((multiverse("values", (char)-1))) unsigned char uc_char;
+__attribute__((multiverse("values", (signed char)-1))) unsigned char uc_char;
 __attribute__((multiverse("values", 256))) uint8_t u8;
 __attribute__((multiverse("values", 65536))) unsigned short u16;
 __attribute__((multiverse("values", -1))) uint32_t u32;

@@ -11,7 +11,7 @@ static int traced;
 __attribute__((noinline)) static void record(void) { traced++; __asm__ volatile(""); }
 
 __attribute__((multiverse)) void trace(void) { if (tracing) record(); }
-__attribute__((multiverse)) int get32(void) { return mode ? 123456 : 0; }
+__attribute__((multiverse)) int get32(void) { return mode ? 0x12340000 : 0; }
 __attribute__((multiverse)) long long get64(void) { return mode ? -1LL : 0x1122334455LL; }
 __attribute__((multiverse)) long long getneg(void) { return mode ? -100 : 100; }
 __attribute__((multiverse)) signed char get8(void) { return mode ? -3 : 77; }
@@ -33,8 +33,8 @@ static unsigned inlined(void *fn)
 
 static void check_values(int m)
 {
-	CHECK_EQ(do32(), (m ? 123456 : 0) + 1);
-	CHECK_EQ(tail32(), m ? 123456 : 0);
+	CHECK_EQ(do32(), (m ? 0x12340000 : 0) + 1);
+	CHECK_EQ(tail32(), m ? 0x12340000 : 0);
 	CHECK_EQ(do64(), (m ? -1LL : 0x1122334455LL) + 1);
 	CHECK_EQ(doneg(), (m ? -100 : 100) + 1);
 	CHECK_EQ(do8(), (m ? -3 : 77) + 1);

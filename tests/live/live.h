@@ -117,14 +117,18 @@ static void live_put_hex(uintptr_t v)
 static void live_crash(int sig, siginfo_t *si, void *ctx)
 {
 	const ucontext_t *uc = ctx;
+#if defined(__x86_64__)
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#else
+	uintptr_t ip = (uintptr_t)uc->uc_mcontext.pc;
+#endif
 
 	live_put("\nFATAL: signal ");
 	live_put(sig == SIGSEGV ? "SIGSEGV" : sig == SIGILL ? "SIGILL" :
 		 sig == SIGBUS ? "SIGBUS" : "SIGFPE");
 	live_put(" in thread ");
 	live_put_hex((uintptr_t)syscall(SYS_gettid));
-	live_put(" at rip ");
+	live_put(" at pc ");
 	live_put_hex(ip);
 	live_put(", fault address ");
 	live_put_hex((uintptr_t)si->si_addr);

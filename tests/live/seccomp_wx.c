@@ -17,18 +17,23 @@
 
 #define ROUNDS 400
 
-/* prot is the third argument of all three calls; its low 32 bits (x86-64
- * is little-endian) hold every PROT_ flag. */
+/* prot is the third argument of all three calls; its low 32 bits (both
+ * architectures are little-endian) hold every PROT_ flag. */
 #define ARG2_LO offsetof(struct seccomp_data, args[2])
 #define WX (PROT_WRITE | PROT_EXEC)
+#if defined(__x86_64__)
+#define OUR_AUDIT_ARCH AUDIT_ARCH_X86_64
+#else
+#define OUR_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
 
 static int install_filter(void)
 {
 	struct sock_filter f[] = {
-		/* Another ABI (int 0x80) could bypass a filter written for
-		 * x86-64 numbers: kill it outright. */
+		/* Another ABI (int 0x80, AArch32) could bypass a filter
+		 * written for our numbers: kill it outright. */
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, OUR_AUDIT_ARCH, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		/* x32 numbers have bit 30 set; none of them is allowed rwx either. */

@@ -74,7 +74,11 @@ __attribute__((noipa)) void tail_hook(unsigned long *h) { hook(h); }
  * caught half done.  Offsets 60..63 put 1 to 4 bytes in the first line.
  * The filler is jumped over, not executed.
  */
+#if defined(__x86_64__)
 #define STRADDLE(at) __asm__ volatile("jmp 1f\n\t.p2align 6, 0xcc\n\t.skip " #at ", 0xcc\n1:" ::: "memory")
+#else   /* AArch64: every instruction is one aligned word */
+#define STRADDLE(at) __asm__ volatile("" ::: "memory")
+#endif
 __attribute__((noipa)) int x_call_calc(int x) { STRADDLE(61); return calc(x) + 1; }
 __attribute__((noipa)) int x_tail_calc(int x) { STRADDLE(62); return calc(x); }
 __attribute__((noipa)) int x_call_op(int x) { STRADDLE(63); return op(x) - 1; }
