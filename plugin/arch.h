@@ -8,6 +8,8 @@
 
 #include "gcc-compat.h"
 
+#include <map>
+
 /* ELF e_machine of the target, passed to the runtime with the records. */
 extern const unsigned mv_arch_machine;
 
@@ -22,6 +24,12 @@ bool mv_arch_is_landing_pad(rtx_insn *insn);
 /* An RTL pass, after expand, that puts calls through function-pointer
  * switches in the form the runtime can patch into direct calls. */
 opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt);
+
+/* For the fnptr-call passes (sites.cc): counts, per register, the
+ * stores insn makes to it; and the function-pointer switch a memory
+ * operand reads, directly or through a pointer (the GOT), if any. */
+void mv_count_reg_sets(rtx_insn *insn, std::map<unsigned, int> &sets);
+tree mv_switch_read_by(rtx mem);
 
 /* What a symbol the fnptr-call pass put into a call stands for (a
  * function-pointer switch, for a stub; a multiversed function), or

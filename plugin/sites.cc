@@ -16,6 +16,7 @@
 #include "multiverse.h"
 #include "arch.h"
 
+#include <map>
 #include <set>
 
 namespace {
@@ -115,6 +116,25 @@ const pass_data sites_pass::data = {
 };
 
 } // namespace
+
+static void count_store(rtx dest, const_rtx, void *data)
+{
+	if (REG_P(dest))
+		(*(std::map<unsigned, int> *)data)[REGNO(dest)]++;
+}
+
+void mv_count_reg_sets(rtx_insn *insn, std::map<unsigned, int> &sets)
+{
+	note_stores(insn, count_store, &sets);
+}
+
+tree mv_switch_read_by(rtx mem)
+{
+	if (!MEM_P(mem) || !MEM_EXPR(mem))
+		return NULL_TREE;
+	tree base = get_base_address(MEM_EXPR(mem));
+	return base && mv_is_fnptr_switch(base) ? base : NULL_TREE;
+}
 
 opt_pass *mv_make_sites_pass(gcc::context *ctxt)
 {

@@ -117,21 +117,6 @@ bool function_address(rtx src)
 	       mv_is_function(SYMBOL_REF_DECL(src));
 }
 
-/* The switch a register-loading insn reads, directly or through the GOT. */
-tree switch_loaded(rtx src)
-{
-	if (!MEM_P(src) || !MEM_EXPR(src))
-		return NULL_TREE;
-	tree base = get_base_address(MEM_EXPR(src));
-	return base && mv_is_fnptr_switch(base) ? base : NULL_TREE;
-}
-
-void count_store(rtx dest, const_rtx, void *data)
-{
-	if (REG_P(dest))
-		(*(std::map<unsigned, int> *)data)[REGNO(dest)]++;
-}
-
 struct fnptr_call_pass : public rtl_opt_pass {
 	fnptr_call_pass(gcc::context *ctxt) : rtl_opt_pass(data, ctxt) {}
 	static const pass_data data;
@@ -148,12 +133,12 @@ struct fnptr_call_pass : public rtl_opt_pass {
 		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
 			if (!INSN_P(i))
 				continue;
-			note_stores(i, count_store, &sets);
+			mv_count_reg_sets(i, sets);
 			rtx set = single_set(i);
 			if (!set || !REG_P(SET_DEST(set)))
 				continue;
 			unsigned dst = REGNO(SET_DEST(set));
-			if (tree var = switch_loaded(SET_SRC(set)))
+			if (tree var = mv_switch_read_by(SET_SRC(set)))
 				loads[dst] = var;
 			else if (function_address(SET_SRC(set)))
 				addresses[dst] = SET_SRC(set);

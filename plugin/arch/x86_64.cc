@@ -49,16 +49,9 @@ bool is_fnptr_switch_mem(rtx x)
  * for a switch other modules could interpose), if any. */
 tree fnptr_switch_behind(rtx x)
 {
-	if (!MEM_P(x) || !MEM_EXPR(x) || GET_CODE(XEXP(x, 0)) == SYMBOL_REF)
+	if (!MEM_P(x) || GET_CODE(XEXP(x, 0)) == SYMBOL_REF)
 		return NULL_TREE;
-	tree base = get_base_address(MEM_EXPR(x));
-	return base && mv_is_fnptr_switch(base) ? base : NULL_TREE;
-}
-
-void count_store(rtx dest, const_rtx, void *data)
-{
-	if (REG_P(dest))
-		(*(std::map<unsigned, int> *)data)[REGNO(dest)]++;
+	return mv_switch_read_by(x);
 }
 
 struct fnptr_call_pass : public rtl_opt_pass {
@@ -76,7 +69,7 @@ struct fnptr_call_pass : public rtl_opt_pass {
 		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
 			if (!INSN_P(i))
 				continue;
-			note_stores(i, count_store, &sets);
+			mv_count_reg_sets(i, sets);
 			rtx set = single_set(i);
 			if (!set || !REG_P(SET_DEST(set)))
 				continue;
