@@ -9,6 +9,7 @@
 #include "gcc-compat.h"
 
 #include <map>
+#include <vector>
 
 /* ELF e_machine of the target, passed to the runtime with the records. */
 extern const unsigned mv_arch_machine;
@@ -21,14 +22,22 @@ extern const char mv_arch_entry_nop[];
  * that must stay the first instruction, before the entry patch area. */
 bool mv_arch_is_landing_pad(rtx_insn *insn);
 
-/* An RTL pass, after expand, that puts calls through function-pointer
- * switches in the form the runtime can patch into direct calls. */
-opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt);
+/* What the multiverse_fnptr_calls pass (sites.cc, after expand) knows of
+ * the current function's registers: how many stores each gets, and the
+ * sources of those that are single sets. */
+struct mv_reg_defs {
+	std::map<unsigned, int> sets;
+	std::map<unsigned, std::vector<rtx>> srcs;
+	rtx single_src(unsigned regno) const;   /* set once, by this */
+};
 
-/* For the fnptr-call passes (sites.cc): counts, per register, the
- * stores insn makes to it; and the function-pointer switch a memory
- * operand reads, directly or through a pointer (the GOT), if any. */
-void mv_count_reg_sets(rtx_insn *insn, std::map<unsigned, int> &sets);
+/* Called by that pass for each call or tail call through the pseudo
+ * register *addr: puts calls through function-pointer switches in the
+ * form the runtime can patch into direct calls. */
+void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs);
+
+/* The function-pointer switch a memory operand reads, directly or
+ * through a pointer (the GOT), if any. */
 tree mv_switch_read_by(rtx mem);
 
 /* What a symbol the fnptr-call pass put into a call stands for (a

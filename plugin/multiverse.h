@@ -63,6 +63,7 @@ std::vector<mv_value> mv_domain(tree var, function *fn);
 /* specialize.cc, merge.cc, sites.cc (and arch.h) */
 opt_pass *mv_make_specialize_pass(gcc::context *ctxt);
 opt_pass *mv_make_merge_pass(gcc::context *ctxt);
+opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt);
 opt_pass *mv_make_sites_pass(gcc::context *ctxt);
 
 /* descriptors.cc */

@@ -117,23 +117,73 @@ const pass_data sites_pass::data = {
 
 } // namespace
 
-static void count_store(rtx dest, const_rtx, void *data)
-{
-	if (REG_P(dest))
-		(*(std::map<unsigned, int> *)data)[REGNO(dest)]++;
-}
-
-void mv_count_reg_sets(rtx_insn *insn, std::map<unsigned, int> &sets)
-{
-	note_stores(insn, count_store, &sets);
-}
-
 tree mv_switch_read_by(rtx mem)
 {
 	if (!MEM_P(mem) || !MEM_EXPR(mem))
 		return NULL_TREE;
 	tree base = get_base_address(MEM_EXPR(mem));
 	return base && mv_is_fnptr_switch(base) ? base : NULL_TREE;
+}
+
+rtx mv_reg_defs::single_src(unsigned regno) const
+{
+	auto n = sets.find(regno);
+	auto s = srcs.find(regno);
+	return n != sets.end() && n->second == 1 && s != srcs.end() &&
+	       s->second.size() == 1 ? s->second[0] : NULL_RTX;
+}
+
+namespace {
+
+void count_store(rtx dest, const_rtx, void *data)
+{
+	if (REG_P(dest))
+		((mv_reg_defs *)data)->sets[REGNO(dest)]++;
+}
+
+/* multiverse_fnptr_calls: hands every call through a pseudo register to
+ * the architecture, with what set the register. */
+struct fnptr_call_pass : public rtl_opt_pass {
+	fnptr_call_pass(gcc::context *ctxt) : rtl_opt_pass(data, ctxt) {}
+	static const pass_data data;
+
+	unsigned int execute(function *) final override
+	{
+		if (!mv_unit_uses_multiverse)
+			return 0;
+		mv_reg_defs defs;
+		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
+			if (!INSN_P(i))
+				continue;
+			note_stores(i, count_store, &defs);
+			rtx set = single_set(i);
+			if (set && REG_P(SET_DEST(set)))
+				defs.srcs[REGNO(SET_DEST(set))].push_back(SET_SRC(set));
+		}
+		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
+			if (!CALL_P(i))
+				continue;
+			rtx call = get_call_rtx_from(i);
+			if (!call || !MEM_P(XEXP(call, 0)))
+				continue;
+			rtx *addr = &XEXP(XEXP(call, 0), 0);
+			if (REG_P(*addr) && !HARD_REGISTER_P(*addr))
+				mv_arch_call_through(i, addr, defs);
+		}
+		return 0;
+	}
+};
+
+const pass_data fnptr_call_pass::data = {
+	RTL_PASS, "multiverse_fnptr_calls", OPTGROUP_NONE, TV_NONE,
+	0, 0, 0, 0, 0
+};
+
+} // namespace
+
+opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt)
+{
+	return new fnptr_call_pass(ctxt);
 }
 
 opt_pass *mv_make_sites_pass(gcc::context *ctxt)

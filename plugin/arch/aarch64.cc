@@ -117,75 +117,28 @@ bool function_address(rtx src)
 	       mv_is_function(SYMBOL_REF_DECL(src));
 }
 
-struct fnptr_call_pass : public rtl_opt_pass {
-	fnptr_call_pass(gcc::context *ctxt) : rtl_opt_pass(data, ctxt) {}
-	static const pass_data data;
-
-	unsigned int execute(function *) final override
-	{
-		if (!mv_unit_uses_multiverse)
-			return 0;
-		/* Pseudos set once, by a load of a switch or a copy of one. */
-		std::map<unsigned, int> sets;
-		std::map<unsigned, tree> loads;
-		std::map<unsigned, rtx> addresses;
-		std::map<unsigned, unsigned> copies;
-		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
-			if (!INSN_P(i))
-				continue;
-			mv_count_reg_sets(i, sets);
-			rtx set = single_set(i);
-			if (!set || !REG_P(SET_DEST(set)))
-				continue;
-			unsigned dst = REGNO(SET_DEST(set));
-			if (tree var = mv_switch_read_by(SET_SRC(set)))
-				loads[dst] = var;
-			else if (function_address(SET_SRC(set)))
-				addresses[dst] = SET_SRC(set);
-			else if (REG_P(SET_SRC(set)) && !HARD_REGISTER_P(SET_SRC(set)))
-				copies[dst] = REGNO(SET_SRC(set));
-		}
-		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
-			if (!CALL_P(i))
-				continue;
-			rtx call = get_call_rtx_from(i);
-			if (!call || !MEM_P(XEXP(call, 0)))
-				continue;
-			rtx *addr = &XEXP(XEXP(call, 0), 0);
-			if (!REG_P(*addr) || HARD_REGISTER_P(*addr))
-				continue;
-			unsigned r = REGNO(*addr);
-			for (int hops = 0; hops < 8 && sets[r] == 1 && !loads.count(r) &&
-			     !addresses.count(r) && copies.count(r); hops++)
-				r = copies[r];
-			if (sets[r] == 1 && addresses.count(r)) {
-				rtx a = addresses[r];
-				validate_change(i, addr, direct_symbol(a, SYMBOL_REF_DECL(a)), 0);
-				continue;
-			}
-			if (sets[r] != 1 || !loads.count(r))
-				continue;
-			tree var = loads[r];
-			if (!validate_change(i, addr, stub_symbol(var), 0))
-				warning_at(INSN_LOCATION(i), 0,
-					   "this call through multiverse function "
-					   "pointer %qD cannot be made patchable; it "
-					   "stays indirect after commit", var);
-		}
-		return 0;
-	}
-};
-
-const pass_data fnptr_call_pass::data = {
-	RTL_PASS, "multiverse_fnptr_calls", OPTGROUP_NONE, TV_NONE,
-	0, 0, 0, 0, 0
-};
-
 } // namespace
 
-opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt)
+/* Follows copies back to the load of a switch or the address of a
+ * multiversed function, each set once. */
+void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 {
-	return new fnptr_call_pass(ctxt);
+	rtx src = defs.single_src(REGNO(*addr));
+
+	for (int hops = 0; hops < 8 && src && REG_P(src) && !HARD_REGISTER_P(src); hops++)
+		src = defs.single_src(REGNO(src));
+	if (!src)
+		return;
+	if (function_address(src)) {
+		validate_change(call, addr, direct_symbol(src, SYMBOL_REF_DECL(src)), 0);
+		return;
+	}
+	tree var = mv_switch_read_by(src);
+	if (var && !validate_change(call, addr, stub_symbol(var), 0))
+		warning_at(INSN_LOCATION(call), 0,
+			   "this call through multiverse function "
+			   "pointer %qD cannot be made patchable; it "
+			   "stays indirect after commit", var);
 }
 
 tree mv_arch_call_symbol(rtx sym)

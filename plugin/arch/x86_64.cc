@@ -54,67 +54,6 @@ tree fnptr_switch_behind(rtx x)
 	return mv_switch_read_by(x);
 }
 
-struct fnptr_call_pass : public rtl_opt_pass {
-	fnptr_call_pass(gcc::context *ctxt) : rtl_opt_pass(data, ctxt) {}
-	static const pass_data data;
-
-	unsigned int execute(function *) final override
-	{
-		if (!mv_unit_uses_multiverse)
-			return 0;
-		std::map<unsigned, int> sets;
-		std::map<unsigned, rtx> loads;
-		std::map<unsigned, tree> indirect_loads;
-		std::set<tree> warned;
-		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
-			if (!INSN_P(i))
-				continue;
-			mv_count_reg_sets(i, sets);
-			rtx set = single_set(i);
-			if (!set || !REG_P(SET_DEST(set)))
-				continue;
-			if (is_fnptr_switch_mem(SET_SRC(set)))
-				loads[REGNO(SET_DEST(set))] = SET_SRC(set);
-			else if (tree var = fnptr_switch_behind(SET_SRC(set)))
-				indirect_loads[REGNO(SET_DEST(set))] = var;
-		}
-		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
-			if (!CALL_P(i))
-				continue;
-			rtx call = get_call_rtx_from(i);
-			if (!call || !MEM_P(XEXP(call, 0)))
-				continue;
-			rtx *addr = &XEXP(XEXP(call, 0), 0);
-			if (!REG_P(*addr) || HARD_REGISTER_P(*addr))
-				continue;
-			auto l = loads.find(REGNO(*addr));
-			auto g = indirect_loads.find(REGNO(*addr));
-			if (g != indirect_loads.end() && !warned.count(g->second)) {
-				warned.insert(g->second);
-				warning_at(INSN_LOCATION(i), 0,
-					   "calls through multiverse function pointer "
-					   "%qD go through the GOT in position-independent "
-					   "code and stay indirect after commit; declare it "
-					   "%<static%> or with hidden visibility", g->second);
-			}
-			if (l == loads.end() || sets[REGNO(*addr)] != 1)
-				continue;
-			tree var = SYMBOL_REF_DECL(XEXP(l->second, 0));
-			if (!validate_change(i, addr, copy_rtx(l->second), 0))
-				warning_at(INSN_LOCATION(i), 0,
-					   "this call through multiverse function "
-					   "pointer %qD cannot be made patchable; it "
-					   "stays indirect after commit", var);
-		}
-		return 0;
-	}
-};
-
-const pass_data fnptr_call_pass::data = {
-	RTL_PASS, "multiverse_fnptr_calls", OPTGROUP_NONE, TV_NONE,
-	0, 0, 0, 0, 0
-};
-
 const char *section_of(tree decl)
 {
 	const char *s = DECL_SECTION_NAME(decl);
@@ -152,9 +91,32 @@ rtx long_jump_target(rtx_insn *insn, tree callee)
 
 } // namespace
 
-opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt)
+void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 {
-	return new fnptr_call_pass(ctxt);
+	static std::set<std::pair<tree, tree>> warned;  /* per function */
+	unsigned r = REGNO(*addr);
+	auto srcs = defs.srcs.find(r);
+
+	if (srcs == defs.srcs.end())
+		return;
+	for (rtx src : srcs->second) {
+		tree var = fnptr_switch_behind(src);
+		if (var && warned.insert({ current_function_decl, var }).second)
+			warning_at(INSN_LOCATION(call), 0,
+				   "calls through multiverse function pointer "
+				   "%qD go through the GOT in position-independent "
+				   "code and stay indirect after commit; declare it "
+				   "%<static%> or with hidden visibility", var);
+	}
+	rtx load = defs.single_src(r);
+	if (!load || !is_fnptr_switch_mem(load))
+		return;
+	tree var = SYMBOL_REF_DECL(XEXP(load, 0));
+	if (!validate_change(call, addr, copy_rtx(load), 0))
+		warning_at(INSN_LOCATION(call), 0,
+			   "this call through multiverse function "
+			   "pointer %qD cannot be made patchable; it "
+			   "stays indirect after commit", var);
 }
 
 rtx mv_arch_site_target(rtx_insn *insn, tree callee)
