@@ -11,6 +11,13 @@
  *   4. write the first byte of every area;                      sync
  *   5. withdraw the batch; wait for trap handlers still reading it.
  *
+ * That is x86-64, whose breakpoint (int3) is one byte.  On AArch64 the
+ * breakpoint (brk) is a whole instruction, as every area is: step 2
+ * replaces it, step 3 has nothing to write and is skipped, and step 4
+ * writes the new instruction.  The architecture lets other threads see
+ * those changes only between b, bl, nop and brk; runtime/arch/aarch64.c
+ * and mv_arch_live_safe() say how the runtime keeps to that.
+ *
  * "sync" makes every other thread execute a core-serializing instruction
  * (mv_cpu_sync), so none runs on bytes it fetched before the write.
  * A thread that reaches an area between steps 2 and 4 traps, and
@@ -190,12 +197,18 @@ static int one_page(void)
 	return ((uintptr_t)last->addr + last->len - 1) / page_size == first / page_size;
 }
 
+/* Whether areas extend past their breakpoint (x86-64), so that the
+ * TAILS step writes anything. */
+#define HAS_TAILS (MV_ARCH_SITE_MAX > BP || MV_ARCH_ENTRY_LEN > BP)
+
 static int write_steps(int sync)
 {
 	static const enum step steps[] = { BREAKPOINTS, TAILS, HEADS };
 	int err = 0;
 
 	for (size_t s = 0; s < 3 && !err; s++) {
+		if (steps[s] == TAILS && !HAS_TAILS)
+			continue;
 		err = write_step(steps[s]);
 		if (!err && sync)
 			err = mv_cpu_sync();
