@@ -159,7 +159,7 @@ int main(void)
 	}
 	/* And after it. */
 	start(&b[2], LIBC_PTHREAD, 33);
-	calls += workload_churn(0.4, &s);
+	calls += workload_churn_until(0.4, 60, 10.0, &s);
 	atomic_store(&stop_waiters, 1);
 	for (int i = 0; i < N_WAITS; i++) {
 		pthread_kill(waiters[i], SIGUSR1);
@@ -188,7 +188,7 @@ int main(void)
 		usleep(1000);
 	LIVE_CHECK(multiverse_commit() > 0);
 	LIVE_CHECK_EQ(multiverse_is_committed(calc), 1);
-	calls = workload_churn(0.3, &s);
+	calls = workload_churn_until(0.3, 30, 10.0, &s);
 	LIVE_CHECK(calls > 20);
 
 	LIVE_CHECK(multiverse_revert() >= 0);

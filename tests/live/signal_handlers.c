@@ -99,7 +99,7 @@ int main(void)
 	pthread_create(&ping, NULL, pinger, w);
 	setitimer(ITIMER_PROF, &every, NULL);
 
-	calls = workload_churn(0.8, &s);
+	calls = workload_churn_until(0.8, 60, 10.0, &s);
 	setitimer(ITIMER_PROF, &off, NULL);
 	atomic_store(&stop_pinger, 1);
 	pthread_join(ping, NULL);

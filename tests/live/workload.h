@@ -8,9 +8,10 @@
  *            in the worker loop
  *   op       function-pointer switch: call and tail call through memory,
  *            which commit turns into direct calls
- *   konst    constant 0x13579bdf or 0x6ae4c208: each site holds a mov imm32
+ *   konst    a 32-bit constant (K_0 or K_1): each site holds a mov imm32
+ *            on x86-64, a movz or movn on AArch64
  *   ksmall   64-bit constant 0 or -1: a mov $0,%eax against a CS-prefixed
- *            or $-1,%rax, two different instructions
+ *            or $-1,%rax, two different instructions (movz/movn on AArch64)
  *   hook     an empty body (NOP at a call site, ret at a tail call) or a
  *            body that counts the call
  *
@@ -37,8 +38,13 @@ __attribute__((multiverse)) int (*op)(int) = op_add;
 /* The constants differ in every byte, and their top bytes are neither 00
  * nor ff, the top byte of a near call's rel32: half the old instruction
  * and half the new one is neither constant nor a call to a function. */
+#ifdef __x86_64__       /* every byte of the mov imm32 differs */
 #define K_1 0x13579bdf
 #define K_0 0x6ae4c208
+#else                   /* AArch64: one movz (shifted) and one movn */
+#define K_1 0x13570000
+#define K_0 ((int)~0x6ae4)
+#endif
 
 __attribute__((multiverse)) int calc(int x) { return sel ? CALC_1(x) : CALC_0(x); }
 __attribute__((multiverse)) int konst(void) { return kmode ? K_1 : K_0; }
@@ -286,20 +292,30 @@ static inline int workload_step(unsigned *s, const char **what)
 	return r;
 }
 
-/* Random API calls for the given time, or until one fails or a worker
- * saw a wrong result; returns how many were made. */
-static inline unsigned long workload_churn(double seconds, unsigned *s)
+/* Random API calls for at least the given time and until at least
+ * min_calls were made, but for no longer than max_seconds (an emulated
+ * machine is slow), or until one fails or a worker saw a wrong result;
+ * returns how many were made. */
+static inline unsigned long workload_churn_until(double seconds, unsigned long min_calls,
+						 double max_seconds, unsigned *s)
 {
 	unsigned long calls = 0;
-	double t0 = live_now();
+	double t0 = live_now(), t;
 	const char *what;
 
-	while (live_now() - t0 < seconds && !atomic_load(&workload_stop)) {
+	while (((t = live_now() - t0) < seconds || calls < min_calls) &&
+	       t < max_seconds && !atomic_load(&workload_stop)) {
 		if (workload_step(s, &what) < 0)
 			break;
 		calls++;
 	}
 	return calls;
+}
+
+/* Random API calls for the given time (see workload_churn_until). */
+static inline unsigned long workload_churn(double seconds, unsigned *s)
+{
+	return workload_churn_until(seconds, 0, seconds, s);
 }
 
 /* Every path gives exactly the results of one configuration (used while
