@@ -174,6 +174,19 @@ struct kernel_sigaction {
 	unsigned long mask;
 };
 
+/* A breakpoint instruction of the application's own, not the runtime's,
+ * and the si_code the kernel reports for it.  An AArch64 brk traps with
+ * the pc on it: a handler that returns runs it again, so handlers that
+ * must survive one leave by siglongjmp (x86-64's int3 reports the next
+ * instruction). */
+#if defined(__x86_64__)
+#define APP_BREAKPOINT() __asm__ volatile("int3")
+#define APP_BREAKPOINT_CODE SI_KERNEL
+#else
+#define APP_BREAKPOINT() __asm__ volatile("brk #0")
+#define APP_BREAKPOINT_CODE TRAP_BRKPT
+#endif
+
 /* --- pristine text: text_diffs() from the e2e tests ------------------- */
 
 #include "text.h"

@@ -35,36 +35,56 @@ static uint8_t *site_in(void *fn)
 	return NULL;
 }
 
+#ifdef __x86_64__
+enum { CALL_LEN = 5 };
+static int is_call(const uint8_t *p) { return p[0] == 0xe8; }
+static void encode_call(uint8_t *call, const uint8_t *site, const void *to)
+{
+	int32_t rel = (int32_t)((intptr_t)to - (intptr_t)(site + 5));
+	call[0] = 0xe8;
+	memcpy(call + 1, &rel, 4);
+}
+#else   /* AArch64: bl */
+enum { CALL_LEN = 4 };
+static uint32_t insn(const uint8_t *p) { uint32_t i; memcpy(&i, p, 4); return i; }
+static int is_call(const uint8_t *p) { return (insn(p) & 0xfc000000) == 0x94000000; }
+static void encode_call(uint8_t *call, const uint8_t *site, const void *to)
+{
+	uint32_t bl = 0x94000000 | ((uint32_t)(((intptr_t)to - (intptr_t)site) >> 2) & 0x03ffffff);
+	memcpy(call, &bl, 4);
+}
+#endif
+
 /* Makes the call at site call g instead. */
 static void redirect_to_g(uint8_t *site)
 {
-	uint8_t call[5] = { 0xe8 };
-	int32_t rel = (int32_t)((intptr_t)g - (intptr_t)(site + 5));
-	memcpy(call + 1, &rel, 4);
+	uint8_t call[CALL_LEN];
+	encode_call(call, site, (const void *)g);
 	int fd = open("/proc/self/mem", O_RDWR);
-	CHECK(fd >= 0 && pwrite(fd, call, 5, (off_t)(uintptr_t)site) == 5);
+	CHECK(fd >= 0 && pwrite(fd, call, CALL_LEN, (off_t)(uintptr_t)site) == CALL_LEN);
 	close(fd);
+	__builtin___clear_cache((char *)site, (char *)site + CALL_LEN);
 }
 
 int main(void)
 {
 	uint8_t *a = site_in(call_a), *b = site_in(call_b), *c = site_in(call_c);
-	CHECK(a && b && c && a[0] == 0xe8 && b[0] == 0xe8 && c[0] == 0xe8);
+	CHECK(a && b && c && is_call(a) && is_call(b) && is_call(c));
 	if (!a || !b || !c)
 		CHECK_DONE();
 
 	redirect_to_g(a);               /* before the tables are built */
 	CHECK_EQ(multiverse_init(), 0);
 	redirect_to_g(b);               /* after: the runtime knew other bytes */
-	uint8_t before_a[5], before_b[5];
-	memcpy(before_a, a, 5);
-	memcpy(before_b, b, 5);
+	uint8_t before_a[CALL_LEN], before_b[CALL_LEN];
+	memcpy(before_a, a, CALL_LEN);
+	memcpy(before_b, b, CALL_LEN);
 
 	sw = 1;
 	CHECK_EQ(multiverse_commit(), 1);
 	CHECK_EQ(multiverse_is_committed(f), 1);
-	CHECK(memcmp(a, before_a, 5) == 0);
-	CHECK(memcmp(b, before_b, 5) == 0);
+	CHECK(memcmp(a, before_a, CALL_LEN) == 0);
+	CHECK(memcmp(b, before_b, CALL_LEN) == 0);
 	CHECK(strstr(multiverse_last_error(), "left alone") != NULL);
 	const struct mv_info_fn *fi = multiverse_info_fn(f);
 	CHECK(fi && fi->n_sites_skipped == 2);
@@ -76,8 +96,8 @@ int main(void)
 	CHECK_EQ(OPAQUE(&f)(), 10);
 
 	CHECK_EQ(multiverse_revert(), 1);
-	CHECK(memcmp(a, before_a, 5) == 0);
-	CHECK(memcmp(b, before_b, 5) == 0);
+	CHECK(memcmp(a, before_a, CALL_LEN) == 0);
+	CHECK(memcmp(b, before_b, CALL_LEN) == 0);
 	CHECK_EQ(call_c(), 23);
 	CHECK_DONE();
 }

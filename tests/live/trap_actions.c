@@ -38,7 +38,7 @@ static int in_child(void (*what)(void))
 }
 
 static void do_raise(void) { raise(SIGTRAP); }
-static void do_int3(void) { __asm__ volatile("int3"); }
+static void do_breakpoint(void) { APP_BREAKPOINT(); }
 
 static volatile sig_atomic_t plain_calls;
 static void plain(int sig) { (void)sig; plain_calls++; }
@@ -59,7 +59,7 @@ int main(void)
 	sigaction(SIGTRAP, NULL, &cur);
 	LIVE_CHECK(cur.sa_handler == SIG_IGN);
 	/* The kernel never ignores a breakpoint the thread hits itself. */
-	LIVE_CHECK_EQ(in_child(do_int3), 128 + SIGTRAP);
+	LIVE_CHECK_EQ(in_child(do_breakpoint), 128 + SIGTRAP);
 	LIVE_CHECK_EQ(in_child(do_raise), 0);
 
 	/* A plain handler, reset on first use, installed after commits. */
@@ -79,7 +79,7 @@ int main(void)
 	LIVE_CHECK(syscall(SYS_rt_sigaction, SIGTRAP, &dfl, NULL, 8) == 0);
 	churn(300);                             /* takes SIGTRAP back */
 	LIVE_CHECK_EQ(in_child(do_raise), 128 + SIGTRAP);
-	LIVE_CHECK_EQ(in_child(do_int3), 128 + SIGTRAP);
+	LIVE_CHECK_EQ(in_child(do_breakpoint), 128 + SIGTRAP);
 
 	/* SA_SIGINFO kept from an earlier handler: the kernel ignores it
 	 * for SIG_IGN and SIG_DFL, and so must the chain. */
