@@ -79,7 +79,15 @@ install: all
 
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
-test: all faults
+# The whole suite: this machine's architecture, and on x86-64 also the
+# AArch64 build under qemu (test-aarch64).  Both run even if the first
+# fails; `make test-host` runs only the first.
+test: all faults $(if $(filter x86_64,$(ARCH)),aarch64)
+	@s=0; tests/run || s=1; \
+	$(if $(filter x86_64,$(ARCH)),{ tests/qemu/setup.sh && tests/run --arch=aarch64; } || s=1;) \
+	exit $$s
+
+test-host: all faults
 	tests/run
 
 demo: all
@@ -89,7 +97,7 @@ clean:
 	rm -rf $(B)
 	$(MAKE) -C examples/spinlock clean
 
-.PHONY: all faults install test demo clean
+.PHONY: all faults install test test-host demo clean
 
 # The AArch64 cross build: the same plugin sources built for the cross
 # compiler's target (it still runs on this machine), the runtime built by

@@ -3,7 +3,8 @@
 # builds, and runs the given make target.
 #
 #   ./make.sh demo      the spinlock demo
-#   ./make.sh test      the test suite
+#   ./make.sh test      the test suite (on x86-64 also the AArch64 one,
+#                       under qemu: it installs the cross tools first)
 #   ./make.sh           just build
 #   ./make.sh install   install to PREFIX (default /usr/local)
 set -e
@@ -22,12 +23,29 @@ if ! command -v gcc-12 >/dev/null 2>&1 ||
    [ ! -f "$(gcc-12 -print-file-name=plugin)/include/gcc-plugin.h" ]; then
 	missing="$missing gcc-12-plugin-dev"
 fi
-if [ -n "$missing" ]; then
-	echo "make.sh: installing$missing"
+# The AArch64 suite, which `make test` runs on x86-64: the cross compiler
+# and its plugin headers, and what tests/qemu/setup.sh needs to boot an
+# arm64 kernel (it downloads the kernel and busybox as arm64 packages).
+case " $* " in *" test "*|*aarch64*) cross=1 ;; *) cross= ;; esac
+if [ -n "$cross" ] && [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; then
+	for p in gcc-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu \
+		 libc6-dev-arm64-cross qemu-system-arm cpio; do
+		[ "$(dpkg-query -W -f='${db:Status-Status}' $p 2>/dev/null)" = installed ] ||
+			missing="$missing $p"
+	done
+	dpkg --print-foreign-architectures | grep -qx arm64 || add_arm64=1
+fi
+if [ -n "$missing" ] || [ -n "${add_arm64:-}" ]; then
+	[ -z "$missing" ] || echo "make.sh: installing$missing"
 	sudo=""
 	[ "$(id -u)" = 0 ] || sudo=sudo
+	if [ -n "${add_arm64:-}" ]; then
+		echo "make.sh: dpkg --add-architecture arm64 (for the AArch64 test kernel)"
+		$sudo dpkg --add-architecture arm64
+	fi
 	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
+	[ -z "$missing" ] ||
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
 fi
 
 exec make -j2 --no-print-directory "$@"
