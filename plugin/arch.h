@@ -22,6 +22,12 @@ extern const char mv_arch_entry_nop[];
  * that must stay the first instruction, before the entry patch area. */
 bool mv_arch_is_landing_pad(rtx_insn *insn);
 
+/* Assembler text of a landing pad to plant before the entry patch area
+ * when first, the function's first instruction, would otherwise be one
+ * that an indirect branch may only land on because it comes first
+ * (AArch64's paciasp under BTI); NULL if none is needed. */
+const char *mv_arch_pad_before_entry(rtx_insn *first);
+
 /* What the multiverse_fnptr_calls pass (sites.cc, after expand) knows of
  * the current function's registers: how many stores each gets, and the
  * sources of those that are single sets. */

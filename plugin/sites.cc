@@ -66,8 +66,11 @@ void plant_entry(mv_function &f)
 	rtx_insn *i = first;
 	while (i && !INSN_P(i) && !LABEL_P(i))
 		i = NEXT_INSN(i);
-	f.entry_after_pad = i && INSN_P(i) && mv_arch_is_landing_pad(i);
-	if (f.entry_after_pad)
+	const char *pad = i && INSN_P(i) ? mv_arch_pad_before_entry(i) : NULL;
+	f.entry_after_pad = i && INSN_P(i) && (pad || mv_arch_is_landing_pad(i));
+	if (pad)
+		XSTR(pat, 0) = ggc_strdup((std::string(pad) + "\n" + text).c_str());
+	if (f.entry_after_pad && !pad)
 		emit_insn_after(pat, i);
 	else
 		emit_insn_before(pat, first);

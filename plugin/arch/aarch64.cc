@@ -3,7 +3,9 @@
  *
  * Entry: a nop, after a `bti c` if the function has one
  * (-mbranch-protection=bti), which commit overwrites with a b to the
- * variant.
+ * variant.  Under BTI, a function that starts by signing its return
+ * address (paciasp, -mbranch-protection=standard) gets a bti c before
+ * the nop.
  *
  * Calls through a function-pointer switch (multiverse_fnptr_calls, after
  * expand): GCC loads the pointer and calls through a register (blr), and
@@ -38,6 +40,7 @@
 #include "../multiverse.h"
 #include "../arch.h"
 #include "descriptor.h"
+#include "tm_p.h"          /* aarch64_bti_enabled */
 
 #include <map>
 #include <set>
@@ -50,6 +53,20 @@ bool mv_arch_is_landing_pad(rtx_insn *insn)
 {
 	int code = recog_memoized(insn);
 	return code >= 0 && strstr(insn_data[code].name, "bti");
+}
+
+/* paciasp and pacibsp are landing pads of their own under BTI, so GCC
+ * gives a function that starts with one no bti c.  The entry nop must
+ * come before the signing (the variant a committed entry branches to
+ * signs the return address itself), so it gets the bti c instead. */
+const char *mv_arch_pad_before_entry(rtx_insn *first)
+{
+	int code = recog_memoized(first);
+
+	if ((code == CODE_FOR_paciasp || code == CODE_FOR_pacibsp) &&
+	    aarch64_bti_enabled())
+		return "hint\t34 // bti c";
+	return NULL;
 }
 
 rtx mv_arch_site_target(rtx_insn *, tree)
