@@ -76,7 +76,7 @@ int main(void)
 	struct sigaction sa = { 0 };
 	pthread_t t;
 
-	live_guard(20);
+	live_guard(60);
 	sa.sa_sigaction = first;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
