@@ -60,20 +60,23 @@ void plant_entry(mv_function &f)
 {
 	unsigned n = next_label++;
 	std::string text = ".LMVE" + std::to_string(n) + ":\n\t" + mv_arch_entry_nop;
-	rtx pat = gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text.c_str()),
-					DECL_SOURCE_LOCATION(f.decl));
 	rtx_insn *first = get_insns();
 	rtx_insn *i = first;
 	while (i && !INSN_P(i) && !LABEL_P(i))
 		i = NEXT_INSN(i);
-	const char *pad = i && INSN_P(i) ? mv_arch_pad_before_entry(i) : NULL;
-	f.entry_after_pad = i && INSN_P(i) && (pad || mv_arch_is_landing_pad(i));
+	bool starts = i && INSN_P(i);
+	const char *pad = starts ? mv_arch_pad_before_entry(i) : NULL;
+	bool after_pad = starts && !pad && mv_arch_is_landing_pad(i);
+
 	if (pad)
-		XSTR(pat, 0) = ggc_strdup((std::string(pad) + "\n" + text).c_str());
-	if (f.entry_after_pad && !pad)
+		text = std::string(pad) + "\n" + text;
+	rtx pat = gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text.c_str()),
+					DECL_SOURCE_LOCATION(f.decl));
+	if (after_pad)
 		emit_insn_after(pat, i);
 	else
 		emit_insn_before(pat, first);
+	f.entry_after_pad = pad || after_pad;
 	f.entry_label = n;
 }
 
