@@ -1,19 +1,48 @@
 /*
  * Error reporting: every problem is printed once, as it is found, and kept
  * as the calling thread's last error.
+ *
+ * While the other threads are stopped (mv_world_stop), one of them may
+ * hold stderr's lock: messages are then kept and printed at
+ * mv_report_release().
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 #include "multiverse.h"
 
 static _Thread_local char last[256];
+static int holding;             /* only the thread that stopped the others */
+static char held[1024];
+static size_t n_held;
 
 static void vreport(const char *fmt, va_list ap)
 {
 	vsnprintf(last, sizeof last, fmt, ap);
-	fprintf(stderr, "multiverse: %s\n", last);
+	if (!holding) {
+		fprintf(stderr, "multiverse: %s\n", last);
+		return;
+	}
+	int n = snprintf(held + n_held, sizeof held - n_held, "multiverse: %s\n", last);
+	if (n > 0)
+		n_held = n_held + n < sizeof held ? n_held + n : sizeof held - 1;
+}
+
+void mv_report_hold(void)
+{
+	(void)*(volatile char *)last;   /* a first use may allocate (dynamic TLS) */
+	n_held = 0;
+	holding = 1;
+}
+
+void mv_report_release(void)
+{
+	holding = 0;
+	if (n_held)
+		fputs(held, stderr);
+	n_held = 0;
 }
 
 void mv_report(const char *fmt, ...)

@@ -137,7 +137,6 @@ int mv_poke_flush(void);
 void mv_poke_cancel(void);
 void mv_poke_forget(const struct mv_span *spans, size_t n);
 int mv_poke_matches(const struct mv_area *a);
-int mv_poke_may_change(const struct mv_area *a, const uint8_t *bytes);
 extern size_t mv_poke_n_stuck;
 extern int mv_poke_forward;   /* the last failed batch took effect */
 extern int mv_poke_must_forward; /* the batch may not be rolled back */
@@ -173,5 +172,7 @@ int mv_site_point(struct mv_site *s, const void *body,
 /* error.c */
 void mv_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int mv_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mv_report_hold(void);      /* messages wait, other threads stopped */
+void mv_report_release(void);   /* prints them */
 
 #endif

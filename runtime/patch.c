@@ -44,11 +44,7 @@ int mv_area_capture(struct mv_area *a, void *addr, size_t len)
  *     (at first, the original bytes), or for a stuck area what the failed
  *     batch may have left (mv_poke_matches).  If anything else changed
  *     it, the area becomes SKIPPED: reported now, never written again.
- *  4. A change the architecture does not let other threads see happen
- *     (mv_arch_live_safe: on AArch64, to or from an inlined constant or
- *     ret) is made only while no other thread exists; otherwise the whole
- *     API call fails and writes nothing.
- *  5. The new bytes are queued; the API call writes its whole queue with
+ *  4. The new bytes are queued; the API call writes its whole queue with
  *     the protocol of poke.c, and cur and state follow only once that
  *     succeeded.  Each area is queued at most once per API call.
  */
@@ -69,11 +65,5 @@ int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
 			  what, (void *)a->addr, name, mv_hex(hex, a->addr, a->len));
 		return 0;
 	}
-	if (!mv_poke_may_change(a, bytes))
-		return mv_error(-EBUSY, "%s %p of %s holds %s, which %s does not allow "
-				"to change while other threads may run it; it can change "
-				"only while the process has one thread; nothing was written",
-				what, (void *)a->addr, name, mv_hex(hex, a->addr, a->len),
-				MV_ARCH_NAME);
 	return mv_poke_queue(a, bytes, state);
 }

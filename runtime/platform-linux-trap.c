@@ -61,6 +61,7 @@
 
 #include "internal.h"
 #include "platform.h"
+#include "platform-linux.h"
 #if defined(__x86_64__)
 #include "arch/x86_64-linux.h"
 #elif defined(__aarch64__)
@@ -216,9 +217,12 @@ static void chain(int sig, siginfo_t *si, void *ctx)
 	}
 }
 
-/* A breakpoint trap is ours if its address is (trap-tables.c). */
+/* A breakpoint trap is ours if its address is (trap-tables.c); a queued
+ * SIGTRAP may be mv_world_stop()'s (platform-linux-stop.c). */
 static void on_sigtrap(int sig, siginfo_t *si, void *ctx)
 {
+	if (mv_linux_park(si))
+		return;
 	if (mv_arch_is_breakpoint(si)) {
 		struct mv_cpu cpu;
 
@@ -251,14 +255,17 @@ static int trap_install(void)
 		return 0;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_sigtrap;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK | SA_NODEFER;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
 	/* No asynchronous signal may interrupt the handler: one whose own
 	 * handler jumps away (siglongjmp) would leave mv_poke_trap()'s
 	 * count of busy handlers raised for good, and the next API call
-	 * would wait for it forever.  Faults stay open, as the kernel
-	 * forces them anyway. */
+	 * would wait for it forever.  Nor may mv_world_stop()'s SIGTRAP: a
+	 * thread parked while counted busy would keep the stopping thread
+	 * waiting for it.  Our handler never runs patched code, so it never
+	 * meets a breakpoint while SIGTRAP is blocked; chain() opens SIGTRAP
+	 * again for the application's handler.  Faults stay open, as the
+	 * kernel forces them anyway. */
 	sigfillset(&sa.sa_mask);
-	sigdelset(&sa.sa_mask, SIGTRAP);
 	sigdelset(&sa.sa_mask, SIGSEGV);
 	sigdelset(&sa.sa_mask, SIGBUS);
 	sigdelset(&sa.sa_mask, SIGILL);

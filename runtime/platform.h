@@ -32,6 +32,18 @@ int mv_cpu_sync_ready(void);
  * instruction, so none runs code bytes it fetched before the call. */
 int mv_cpu_sync(void);
 
+/*
+ * Parks every other thread where it runs none of the text, until
+ * mv_world_resume(); then each fetches the text anew.  For changes that
+ * the architecture does not let running threads see happen
+ * (mv_arch_live_safe).  mv_trap_ready() must have succeeded.  While the
+ * others are parked, the caller must not allocate or take a lock that one
+ * of them may hold; messages are kept until the resume.  Returns 0, or a
+ * negative errno value (reported) with no thread parked.
+ */
+int mv_world_stop(void);
+void mv_world_resume(void);
+
 /* Makes every thread able to take the breakpoint trap, or says why not:
  * installs the trap handler (again, if the application replaced it) and
  * checks that no thread or signal handler blocks the trap.  Called before

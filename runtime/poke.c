@@ -15,8 +15,10 @@
  * breakpoint (brk) is a whole instruction, as every area is: step 2
  * replaces it, step 3 has nothing to write and is skipped, and step 4
  * writes the new instruction.  The architecture lets other threads see
- * those changes only between b, bl, nop and brk; runtime/arch/aarch64.c
- * and mv_arch_live_safe() say how the runtime keeps to that.
+ * those changes only between b, bl, nop and brk (mv_arch_live_safe).  A
+ * batch with any other change (to or from an inlined movz, movn or ret)
+ * parks every other thread instead (mv_world_stop, the protocol of
+ * platform-linux-stop.c) and is written as if alone, below.
  *
  * "sync" makes every other thread execute a core-serializing instruction
  * (mv_cpu_sync), so none runs on bytes it fetched before the write.
@@ -35,7 +37,7 @@
  * Each step does one write per page it touches, not one per area; the
  * bytes between areas are rewritten with their own values.
  *
- * Alone in the process, a batch whose areas all lie in one page is one
+ * Alone in the process (or with the others parked), a batch whose areas all lie in one page is one
  * write: it happens whole or not at all, and leaves whole instructions
  * for this thread's own signal handlers.  A larger batch takes the three
  * steps, without syncs (no other thread ran the old bytes), so that a
@@ -83,6 +85,7 @@ struct poke {
 
 static struct poke *queue, *sort_buf;
 static int others = -1;         /* other threads exist; -1: not asked yet */
+static int stop_world;          /* a change no running thread may see */
 static size_t n_queue, cap_queue;
 static uint8_t *page_buf;
 static size_t page_size;
@@ -125,6 +128,8 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 	memcpy(queue[n_queue].want, bytes, a->len);
 	queue[n_queue].state = state;
 	n_queue++;
+	if (!mv_arch_live_safe(a->stuck ? a->alt : a->cur, bytes, a->len))
+		stop_world = 1;
 	return 0;
 }
 
@@ -136,12 +141,6 @@ static int other_threads(void)
 	if (others < 0)
 		others = mv_other_threads();
 	return others;
-}
-
-int mv_poke_may_change(const struct mv_area *a, const uint8_t *bytes)
-{
-	return mv_arch_live_safe(a->stuck ? a->alt : a->cur, bytes, a->len) ||
-	       !other_threads();
 }
 
 /* Whether the text of a holds what the runtime left there: what it last
@@ -469,12 +468,51 @@ static void drop_queue(void)
 		queue[i].area->queued = 0;
 	n_queue = 0;
 	others = -1;
+	stop_world = 0;
 }
 
 void mv_poke_cancel(void)
 {
 	mv_poke_forward = 0;
 	drop_queue();
+}
+
+/* Alone in the process, or with every other thread parked: the thread's
+ * own signal handlers are the only other code that could run the areas. */
+static int write_alone(void)
+{
+	int err;
+
+	if (one_page()) {
+		if ((err = write_step(WHOLE))) {
+			char cause[400];
+
+			snprintf(cause, sizeof cause, "%s", multiverse_last_error());
+			mv_report("%s; nothing was written", cause);
+		}
+		return err;
+	}
+	err = mv_signals_hold();
+	if (!err) {
+		err = write_live(0);
+		mv_signals_release();
+	}
+	return err;
+}
+
+/* A change that running threads may not see happen: they are parked
+ * meanwhile (mv_world_stop), and the batch is written as if alone. */
+static int write_stopped(void)
+{
+	int err = mv_trap_ready();
+
+	if (!err)
+		err = mv_world_stop();
+	if (err)
+		return err;
+	err = write_alone();
+	mv_world_resume();
+	return err;
 }
 
 int mv_poke_flush(void)
@@ -492,20 +530,12 @@ int mv_poke_flush(void)
 		drop_queue();
 		return err;
 	}
-	if (other_threads()) {
+	if (!other_threads())
+		err = write_alone();
+	else if (stop_world)
+		err = write_stopped();
+	else
 		err = write_live(1);
-	} else if (!one_page()) {
-		err = mv_signals_hold();
-		if (!err) {
-			err = write_live(0);
-			mv_signals_release();
-		}
-	} else if ((err = write_step(WHOLE))) {
-		char cause[400];
-
-		snprintf(cause, sizeof cause, "%s", multiverse_last_error());
-		mv_report("%s; nothing was written", cause);
-	}
 	if (!err) {
 		for (size_t i = 0; i < n_queue; i++) {
 			struct mv_area *a = queue[i].area;

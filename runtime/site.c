@@ -113,9 +113,8 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 }
 
 /*
- * Points site s at body: inlined if inl describes a body that fits and
- * the architecture lets it be written now (mv_poke_may_change), else a
- * direct branch.  Without a body, or out of rel32 reach, the site gets its
+ * Points site s at body: inlined if inl describes a body that fits, else
+ * a direct branch.  Without a body, or out of rel32 reach, the site gets its
  * original instruction back, which still reaches the right code.
  */
 int mv_site_point(struct mv_site *s, const void *body,
@@ -129,8 +128,7 @@ int mv_site_point(struct mv_site *s, const void *body,
 		return 0;
 	if (body && s->plt_slot && !plt_resolved(s))
 		body = 0;
-	if (body && inl && !mv_arch_inline(buf, &s->insn, inl) &&
-	    mv_poke_may_change(&s->area, buf)) {
+	if (body && inl && !mv_arch_inline(buf, &s->insn, inl)) {
 		state = MV_AREA_INLINED;
 	} else if (body && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)body)) {
 		state = MV_AREA_BRANCH;

@@ -10,8 +10,9 @@
  * (Arm ARM, "Concurrent modification and execution of instructions":
  * the executing thread sees the old or the new instruction), and an
  * inlined constant (movz/movn) or an inlined empty tail call (ret), which
- * it does not: those are written only while no other thread exists
- * (mv_arch_live_safe).  The protocol is in runtime/poke.c.
+ * it does not: a batch that changes one is written while every other
+ * thread is parked (mv_arch_live_safe decides; the protocol is in
+ * runtime/poke.c and runtime/platform-linux-stop.c).
  */
 #include <string.h>
 

@@ -92,8 +92,16 @@ int main(void)
 	printf("faults live: write %d/%d, sync %d/%d, alloc %d/%d points (once/for good)\n",
 	       counts[F_WRITE][0], counts[F_WRITE][1], counts[F_SYNC][0],
 	       counts[F_SYNC][1], counts[F_ALLOC][0], counts[F_ALLOC][1]);
-	/* Too few points prove nothing. */
+	/* Too few points prove nothing.  On AArch64 every batch of this
+	 * sequence changes an inlined movz, movn or ret, so it parks the
+	 * workers instead of syncing them (runtime/platform-linux-stop.c),
+	 * and its failures are those of a batch written alone. */
+#if defined(__aarch64__)
+	LIVE_CHECK(counts[F_WRITE][1] >= 10 && counts[F_SYNC][1] == 0 &&
+		   counts[F_ALLOC][0] == 0 && counts[F_ALLOC][1] == 0);
+#else
 	LIVE_CHECK(counts[F_WRITE][1] >= 10 && counts[F_SYNC][1] >= 10 &&
 		   counts[F_ALLOC][0] == 0 && counts[F_ALLOC][1] == 0);
+#endif
 	return live_done("faults/batch");
 }

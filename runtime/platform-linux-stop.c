@@ -1,0 +1,341 @@
+/*
+ * Linux user space: stopping every other thread while the text changes in
+ * a way the architecture does not let running threads see happen
+ * (mv_arch_live_safe: on AArch64, to or from an inlined movz, movn or
+ * ret).  The user-space counterpart of the kernel's stop_machine().
+ *
+ * The protocol:
+ *
+ *   1. A new stop generation g (odd) is published, with a count of parked
+ *      threads of 0, both in one 64-bit word.
+ *   2. Every other thread is sent SIGTRAP by rt_tgsigqueueinfo(), coded
+ *      SI_QUEUE and carrying our cookie.  The runtime keeps SIGTRAP
+ *      deliverable in every thread and every handler (mv_trap_ready()
+ *      checked it just before), and its handler runs with SIGTRAP
+ *      blocked, so a thread never parks inside the trap handler itself,
+ *      where it might be counted busy (trap-tables.c).
+ *   3. The handler counts itself into generation g, if g is still the
+ *      one in progress, and waits on a futex until the generation moves
+ *      on.  It runs nothing but its own code meanwhile.
+ *   4. The caller lists /proc/self/task, signalling every thread it has
+ *      not signalled yet, until the count of parked threads equals the
+ *      thread count of /proc/self/status read after it, less itself (and
+ *      less the main thread if it is a zombie after pthread_exit()).
+ *      Parked threads neither leave nor exit, so then every thread is
+ *      parked, whatever threads were created or exited meanwhile and
+ *      whatever a listing that raced with them missed.
+ *   5. The caller writes the text; mv_text_write() cleans the caches for
+ *      it (DC CVAU, IC IVAU, DSB ISH), which completes for every core
+ *      before the next step.
+ *   6. The generation moves on (a release store) and the waiters are
+ *      woken.  Each returns from its handler through rt_sigreturn, whose
+ *      exception return (ERET) is a context synchronization event: the
+ *      thread fetches the new instructions, never a stale or a half
+ *      written one.  The thread's interrupted context is resumed as it
+ *      was: at worst it is about to execute a patch area, which it then
+ *      runs whole, in its new form.
+ *
+ * If step 4 is not reached within STOP_TIMEOUT_MS (a thread stopped by a
+ * debugger or SIGSTOP, or sleeping uninterruptibly for that long), the
+ * stop is abandoned: step 6 runs at once, nothing was written, and the
+ * error names the thread.  A signal that arrives after its stop ended
+ * finds no generation in progress and returns at once.  The signal of a
+ * thread that already had a SIGTRAP pending is dropped by the kernel
+ * (standard signals do not queue twice), so unparked threads are sent
+ * it again every RESEND_MS.
+ *
+ * The cost: every thread takes a signal.  A thread blocked in a system
+ * call is interrupted as by any handled signal: the call restarts (the
+ * handler has SA_RESTART) unless it is one that fails with EINTR whatever
+ * the flags (signal(7): nanosleep(), epoll_wait(), sem_wait(), ...).
+ *
+ * While the others are parked, one of them may hold any lock of the C
+ * library: the caller must not allocate, print or load.  This file lists
+ * threads with getdents64() into a buffer on the stack, and messages wait
+ * for mv_world_resume() (error.c).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "platform.h"
+#include "platform-linux.h"
+
+#define STOP_TIMEOUT_MS 3000
+#define RESEND_MS 100
+
+static uint32_t stop_gen;       /* odd while a stop is in progress */
+static uint64_t parked;         /* generation << 32 | parked threads */
+static pid_t *signalled;        /* the threads sent this stop's signal */
+static size_t n_signalled, cap_signalled;
+
+static long futex(uint32_t *word, int op, uint32_t val)
+{
+	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+}
+
+int mv_linux_park(const siginfo_t *si)
+{
+	uint64_t w;
+	uint32_t gen;
+
+	if (si->si_code != SI_QUEUE || si->si_value.sival_ptr != (void *)&parked ||
+	    si->si_pid != getpid())
+		return 0;
+	w = __atomic_load_n(&parked, __ATOMIC_ACQUIRE);
+	do {
+		if (!((w >> 32) & 1))
+			return 1;       /* its stop is over */
+	} while (!__atomic_compare_exchange_n(&parked, &w, w + 1, 0,
+					      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	gen = (uint32_t)(w >> 32);
+	while (__atomic_load_n(&stop_gen, __ATOMIC_ACQUIRE) == gen)
+		futex(&stop_gen, FUTEX_WAIT_PRIVATE, gen);
+	return 1;
+}
+
+static long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static int send_stop(pid_t pid, pid_t tid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof si);
+	si.si_signo = SIGTRAP;
+	si.si_code = SI_QUEUE;
+	si.si_pid = pid;
+	si.si_uid = getuid();
+	si.si_value.sival_ptr = &parked;
+	return syscall(SYS_rt_tgsigqueueinfo, pid, tid, SIGTRAP, &si) ? -errno : 0;
+}
+
+static int was_signalled(pid_t tid)
+{
+	for (size_t i = 0; i < n_signalled; i++)
+		if (signalled[i] == tid)
+			return 1;
+	return 0;
+}
+
+/* The state letter of /proc/self/task/TID/stat ('R', 'S', 'Z', ...), or
+ * 0 if the thread is gone. */
+static char task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');  /* the name in parentheses may hold anything */
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Threads: in /proc/self/status, or -1. */
+static long thread_count(void)
+{
+	char buf[2048], *t;
+	ssize_t n;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	t = strstr(buf, "\nThreads:");
+	return t ? strtol(t + 9, NULL, 10) : -1;
+}
+
+/* One look at the threads: signals those not signalled yet (every one,
+ * if resend).  Counts the main thread if it is a zombie (it called
+ * pthread_exit()): it stays counted in Threads: but never parks.
+ * Returns 0, or a negative errno value. */
+static int stop_round(pid_t pid, pid_t self, int resend, long *zombie)
+{
+	struct dirent64_head { uint64_t ino; int64_t off; unsigned short reclen;
+			       unsigned char type; char name[]; };
+	char buf[4096];
+	long n;
+	int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	*zombie = 0;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+		for (long off = 0; off < n; ) {
+			struct dirent64_head *d = (struct dirent64_head *)(buf + off);
+			pid_t tid = (pid_t)strtol(d->name, NULL, 10);
+			int err;
+
+			off += d->reclen;
+			if (tid <= 0 || tid == self || (was_signalled(tid) && !resend))
+				continue;
+			if (tid == pid && task_state(tid) == 'Z') {
+				*zombie = 1;
+				continue;
+			}
+			err = send_stop(pid, tid);
+			if (err == -ESRCH || err == -EAGAIN)
+				continue;       /* gone; out of queued signals: next round */
+			if (err) {
+				close(fd);
+				return err;
+			}
+			if (!was_signalled(tid)) {
+				if (n_signalled == cap_signalled) {
+					close(fd);
+					return -EAGAIN;
+				}
+				signalled[n_signalled++] = tid;
+			}
+		}
+	}
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+/* For the message: a thread that is not parked, that is not waiting on
+ * stop_gen (/proc/self/task/TID/syscall: "nr arg1 ..."), or 0. */
+static pid_t laggard(pid_t self, char *state)
+{
+	char path[64], buf[256];
+	pid_t found = 0;
+
+	for (size_t i = 0; i < n_signalled && !found; i++) {
+		pid_t tid = signalled[i];
+		unsigned long nr = 0, arg1 = 0;
+		ssize_t n;
+		int fd;
+
+		snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
+		if (tid == self || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = 0;
+		if (n > 0) {    /* no sscanf(): it may take the locale's lock */
+			char *end;
+			nr = strtoul(buf, &end, 10);
+			arg1 = strtoul(end, NULL, 16);
+		}
+		if (n <= 0 || nr != SYS_futex || arg1 != (uintptr_t)&stop_gen)
+			found = tid;
+	}
+	*state = found ? task_state(found) : 0;
+	return found;
+}
+
+static void release(uint32_t gen)
+{
+	__atomic_store_n(&parked, (uint64_t)(gen + 1) << 32, __ATOMIC_RELEASE);
+	__atomic_store_n(&stop_gen, gen + 1, __ATOMIC_RELEASE);
+	futex(&stop_gen, FUTEX_WAKE_PRIVATE, INT_MAX);
+}
+
+int mv_world_stop(void)
+{
+	pid_t pid = getpid(), self = (pid_t)syscall(SYS_gettid);
+	long threads = thread_count(), start, last_send, zombie = 0;
+	uint32_t gen = stop_gen + 1;
+	char state;
+	pid_t late;
+	int err;
+
+	/* Room for every thread there is, and for as many again created
+	 * while we stop them; allocated before anyone is parked. */
+	if (threads < 0)
+		return mv_error(-EIO, "cannot stop the other threads: /proc/self/status "
+				"is not readable; nothing was written");
+	if ((size_t)threads * 2 + 64 > cap_signalled) {
+		size_t cap = (size_t)threads * 2 + 64;
+		pid_t *s = malloc(cap * sizeof *s);
+		if (!s)
+			return mv_error(-ENOMEM, "out of memory stopping the other "
+					"threads; nothing was written");
+		free(signalled);
+		signalled = s;
+		cap_signalled = cap;
+	}
+	n_signalled = 0;
+	mv_report_hold();
+	__atomic_store_n(&parked, (uint64_t)gen << 32, __ATOMIC_RELEASE);
+	__atomic_store_n(&stop_gen, gen, __ATOMIC_RELEASE);
+
+	/* Parked threads neither leave nor exit before release(), so if the
+	 * count read first equals the number of threads that can park read
+	 * after it, every one of them is parked. */
+	start = last_send = now_ms();
+	for (int round = 0; ; round++) {
+		long t = now_ms();
+		int resend = t - last_send >= RESEND_MS;
+		uint32_t count;
+
+		if (resend)
+			last_send = t;
+		if ((err = stop_round(pid, self, resend, &zombie)))
+			break;
+		count = (uint32_t)__atomic_load_n(&parked, __ATOMIC_ACQUIRE);
+		if (count == thread_count() - 1 - zombie)
+			return 0;
+		if (t - start > STOP_TIMEOUT_MS) {
+			err = -ETIMEDOUT;
+			break;
+		}
+		if (round > 10) {
+			struct timespec pause = { 0, 200000 };
+			nanosleep(&pause, NULL);
+		} else {
+			sched_yield();
+		}
+	}
+	late = err == -ETIMEDOUT ? laggard(self, &state) : 0;
+	release(gen);
+	mv_report_release();
+	if (err == -ETIMEDOUT)
+		return mv_error(-EBUSY, "cannot change an instruction that %s does not "
+				"let running threads see change: %s%.0d did not stop "
+				"within %d ms (%s); nothing was written", MV_ARCH_NAME,
+				late ? "thread " : "a thread", (int)late, STOP_TIMEOUT_MS,
+				state == 'T' || state == 't' ? "it is stopped, by a signal "
+				"or a debugger" : state == 'D' ? "it is in an uninterruptible "
+				"wait, such as vfork() or disk I/O" : "it did not take the "
+				"signal that stops it");
+	if (err == -EAGAIN)
+		return mv_error(-EAGAIN, "cannot stop the other threads: new ones keep "
+				"being created; nothing was written");
+	return mv_error(err, "cannot stop the other threads: %s; nothing was written",
+			strerror(-err));
+}
+
+void mv_world_resume(void)
+{
+	release(stop_gen);
+	mv_report_release();
+}
