@@ -20,7 +20,7 @@
 #include "platform.h"
 
 /*
- * Text is written with pwrite() to /proc/self/mem: the kernel updates our
+ * Text is written with pwrite() to /proc/thread-self/mem: the kernel updates our
  * private copy of the page while the mapping stays read-only and
  * executable, so no page is ever writable and executable, and seccomp or
  * SELinux rules against such mappings do not get in the way.  There is
@@ -35,16 +35,22 @@ static pid_t mem_pid;
 
 int mv_text_ready(void)
 {
+	const char *path = "/proc/thread-self/mem";
 	pid_t pid = getpid();
 	int fd;
 
 	if (mem_fd >= 0 && mem_pid == pid)
 		return 0;
+	/* /proc/self is the main thread, which has no memory left once it
+	 * returned through pthread_exit(); the file of the calling thread
+	 * keeps the process's memory for as long as it is open. */
 	fd = mv_fault(MV_FAULT_OPEN) ? (errno = EMFILE, -1) :
-		open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+		open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)  /* before Linux 3.17 */
+		fd = open(path = "/proc/self/mem", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return mv_error(-errno, "cannot write code: /proc/self/mem: %s; "
-				"multiverse never makes code writable; nothing was written",
+		return mv_error(-errno, "cannot write code: %s: %s; multiverse never "
+				"makes code writable; nothing was written", path,
 				strerror(errno));
 	if (mem_fd >= 0)
 		close(mem_fd);  /* inherited across fork(): the parent's memory */
@@ -69,7 +75,7 @@ int mv_text_write(void *dst, const void *src, size_t len)
 		return 0;
 	}
 	return mv_error(n < 0 ? -errno : -EIO, "cannot write code at %p: "
-			"/proc/self/mem: %s", dst, n < 0 ? strerror(errno) : "short write");
+			"/proc/thread-self/mem: %s", dst, n < 0 ? strerror(errno) : "short write");
 }
 
 /* /proc/self/status has the thread count; if it cannot be read, assume
