@@ -97,6 +97,11 @@ if command -v valgrind >/dev/null; then
 else
 	echo "valgrind missing: no instruction counts"
 fi
+if [ "$(uname -m)" = x86_64 ]; then
+	say "micro-benchmarks: instructions on AArch64 (callgrind in the emulated arm64 guest)"
+	tools/aarch64_counts.sh "$R/instructions-aarch64.csv" ||
+		{ rm -f "$R/instructions-aarch64.csv"; echo "no AArch64 instruction counts (see above)"; }
+fi
 
 # --- commit latency, size, compile time ----------------------------------
 say "commit/revert latency and start-up"

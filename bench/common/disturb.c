@@ -35,7 +35,11 @@ static inline uint64_t next_random(void)
 	return state;
 }
 
+#if defined(__x86_64__)
 #define BR(k) if (r & (1ull << (k))) __asm__ volatile("add $" #k ", %0" : "+r"(acc));
+#else
+#define BR(k) if (r & (1ull << (k))) __asm__ volatile("add %0, %0, #" #k : "+r"(acc));
+#endif
 #define BR8(k) BR(k) BR(k + 1) BR(k + 2) BR(k + 3) BR(k + 4) BR(k + 5) BR(k + 6) BR(k + 7)
 #define WORD { uint64_t r = next_random(); \
 	BR8(0) BR8(8) BR8(16) BR8(24) BR8(32) BR8(40) BR8(48) BR8(56) }

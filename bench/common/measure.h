@@ -7,12 +7,18 @@
  * every earlier instruction has completed locally, so the measured calls
  * can neither start before the first read nor finish after the second.
  * (Linux's rdtsc_ordered does the same; the paper used it.)
+ *
+ * AArch64 builds exist for instruction counts only (the README says why:
+ * they run emulated); their "ticks" are the virtual counter, read
+ * between isb, and are never reported.
  */
 #ifndef BENCH_MEASURE_H
 #define BENCH_MEASURE_H
 
 #include <stdint.h>
+#if defined(__x86_64__)
 #include <x86intrin.h>
+#endif
 
 /* Gives each build's symbols a prefix: N(spin_irq_lock) is
  * static_up_spin_irq_lock when compiled with -DK=static_up, so that all
@@ -23,11 +29,23 @@
 
 static inline uint64_t tsc_ordered(void)
 {
+#if defined(__x86_64__)
 	_mm_lfence();
 	uint64_t t = __rdtsc();
 	_mm_lfence();
+#else
+	uint64_t t;
+	__asm__ volatile("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(t) :: "memory");
+#endif
 	return t;
 }
+
+/* The spin-wait hint: pause, yield. */
+#if defined(__x86_64__)
+#define cpu_relax() __builtin_ia32_pause()
+#else
+#define cpu_relax() __asm__ volatile("yield" ::: "memory")
+#endif
 
 /* Keeps the compiler from deleting or merging loop iterations, also in
  * the empty loop. */

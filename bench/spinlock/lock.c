@@ -33,7 +33,7 @@ static inline void arch_irq_enable(void) { barrier(); irq_flag = 1; }
 static inline void arch_spin_lock(spinlock_t *l)
 {
 	while (__atomic_exchange_n(&l->word, 1, __ATOMIC_ACQUIRE))
-		__builtin_ia32_pause();
+		cpu_relax();
 	locks_taken++;
 }
 

@@ -147,6 +147,34 @@ def print_targets(idx):
     print(f"  => {'all targets met' if met_all else 'some targets missed (see README)'}")
 
 
+def print_by_arch(ir, ir_a64):
+    """Instructions per iteration, x86-64 beside AArch64 (both callgrind,
+    empty loop subtracted), and whether each committed build runs as many
+    as the static one on each architecture."""
+    # Whole instructions: a count off by a few hundredths comes from where
+    # callgrind's dump falls in the first candidate's basic block.
+    def index(rows):
+        return {(r["bench"], r["op"], r["build"], r["mode"]): round(float(r["net_ir"]))
+                for r in rows or [] if r["bench"] != "empty"}
+    x86, a64 = index(ir), index(ir_a64)
+    print("\nInstructions per iteration by architecture (callgrind, empty loop"
+          " subtracted; AArch64 counted in the emulated arm64 guest, where"
+          " cycles mean nothing and are not measured)")
+    print(f"  {'bench':<9} {'op':<28} {'build':<15} {'mode':<6} {'x86-64':>7} {'AArch64':>8}")
+    for key in list(x86) + [k for k in a64 if k not in x86]:
+        b, op, build, mode = key
+        print(f"  {b:<9} {op:<28} {build:<15} {mode:<6} {f(x86.get(key), '{:.0f}'):>7}"
+              f" {f(a64.get(key), '{:.0f}'):>8}")
+    for name, idx in (("x86-64", x86), ("AArch64", a64)):
+        for (b, op, build, mode), v in idx.items():
+            s = idx.get((b, op, BASELINE[b], mode))
+            if build != "mv-committed" or s is None:
+                continue
+            d = idx.get((b, op, DYNAMIC[b], mode))
+            print(f"  [{'met' if v == s else 'MISSED'}] {name} {b} {op} {mode}:"
+                  f" committed {v:.0f}, static {s:.0f}, dynamic {f(d, '{:.0f}')}")
+
+
 def print_latency(rows):
     print("\nCommit/revert latency and start-up (generated programs; µs, wall clock)")
     latency_table(rows, "  ")
@@ -199,6 +227,11 @@ def main():
         print_targets(idx)
     if ir is None:
         print("\n(instruction counts not measured: no instructions.csv)")
+    ir_a64 = read(results, "instructions-aarch64.csv")
+    if ir_a64:
+        print_by_arch(ir, ir_a64)
+    else:
+        print("\n(AArch64 instruction counts not measured: no instructions-aarch64.csv)")
     for name, fn in (("latency.csv", print_latency), ("size.csv", print_size),
                      ("compile_time.csv", print_compile)):
         rows = read(results, name)
