@@ -155,24 +155,6 @@ static char task_state(pid_t tid)
 	return p && p[1] == ' ' ? p[2] : 0;
 }
 
-/* Threads: in /proc/self/status, or -1. */
-static long thread_count(void)
-{
-	char buf[2048], *t;
-	ssize_t n;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	t = strstr(buf, "\nThreads:");
-	return t ? strtol(t + 9, NULL, 10) : -1;
-}
-
 /* One look at the threads: signals those not signalled yet (every one,
  * if resend).  Counts the main thread if it is a zombie (it called
  * pthread_exit()): it stays counted in Threads: but never parks.
@@ -262,7 +244,7 @@ static void release(uint32_t gen)
 int mv_world_stop(void)
 {
 	pid_t pid = getpid(), self = (pid_t)syscall(SYS_gettid);
-	long threads = thread_count(), start, last_send, zombie = 0;
+	long threads = mv_linux_thread_count(), start, last_send, zombie = 0;
 	uint32_t gen = stop_gen + 1;
 	char state;
 	pid_t late;
@@ -302,7 +284,7 @@ int mv_world_stop(void)
 		if ((err = stop_round(pid, self, resend, &zombie)))
 			break;
 		count = (uint32_t)__atomic_load_n(&parked, __ATOMIC_ACQUIRE);
-		if (count == thread_count() - 1 - zombie)
+		if (count == mv_linux_thread_count() - 1 - zombie)
 			return 0;
 		if (t - start > STOP_TIMEOUT_MS) {
 			err = -ETIMEDOUT;

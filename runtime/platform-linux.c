@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "platform.h"
+#include "platform-linux.h"
 
 /*
  * Text is written with pwrite() to /proc/thread-self/mem: the kernel updates our
@@ -78,24 +79,28 @@ int mv_text_write(void *dst, const void *src, size_t len)
 			"/proc/thread-self/mem: %s", dst, n < 0 ? strerror(errno) : "short write");
 }
 
-/* /proc/self/status has the thread count; if it cannot be read, assume
- * company and take the safe path. */
-int mv_other_threads(void)
+/* Threads: in /proc/self/status, or -1 if it cannot be read. */
+long mv_linux_thread_count(void)
 {
-	char buf[4096];
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	char buf[2048], *t;
 	ssize_t n;
-	const char *t;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return 1;
+		return -1;
 	n = read(fd, buf, sizeof buf - 1);
 	close(fd);
 	if (n <= 0)
-		return 1;
+		return -1;
 	buf[n] = 0;
 	t = strstr(buf, "\nThreads:");
-	return !t || strtol(t + 9, NULL, 10) != 1;
+	return t ? strtol(t + 9, NULL, 10) : -1;
+}
+
+/* Unknown counts as company: the safe path. */
+int mv_other_threads(void)
+{
+	return mv_linux_thread_count() != 1;
 }
 
 /*
