@@ -8,7 +8,6 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "internal.h"
 #include "multiverse.h"

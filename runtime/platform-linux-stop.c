@@ -137,20 +137,12 @@ static int was_signalled(pid_t tid)
 
 /* The state letter of /proc/self/task/TID/stat ('R', 'S', 'Z', ...), or
  * 0 if the thread is gone. */
-static char task_state(pid_t tid)
+static char task_state(const char *tid)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
+	char buf[512], *p;
 
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!mv_linux_task_file(tid, "stat", buf, sizeof buf))
 		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
 	p = strrchr(buf, ')');  /* the name in parentheses may hold anything */
 	return p && p[1] == ' ' ? p[2] : 0;
 }
@@ -179,7 +171,7 @@ static int stop_round(pid_t pid, pid_t self, int resend, long *zombie)
 			off += d->reclen;
 			if (tid <= 0 || tid == self || (was_signalled(tid) && !resend))
 				continue;
-			if (tid == pid && task_state(tid) == 'Z') {
+			if (tid == pid && task_state(d->name) == 'Z') {
 				*zombie = 1;
 				continue;
 			}
@@ -207,31 +199,23 @@ static int stop_round(pid_t pid, pid_t self, int resend, long *zombie)
  * stop_gen (/proc/self/task/TID/syscall: "nr arg1 ..."), or 0. */
 static pid_t laggard(pid_t self, char *state)
 {
-	char path[64], buf[256];
-	pid_t found = 0;
+	char tid[24], buf[256], *end;
 
-	for (size_t i = 0; i < n_signalled && !found; i++) {
-		pid_t tid = signalled[i];
-		unsigned long nr = 0, arg1 = 0;
-		ssize_t n;
-		int fd;
-
-		snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
-		if (tid == self || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	for (size_t i = 0; i < n_signalled; i++) {
+		if (signalled[i] == self)
 			continue;
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		buf[n > 0 ? n : 0] = 0;
-		if (n > 0) {    /* no sscanf(): it may take the locale's lock */
-			char *end;
-			nr = strtoul(buf, &end, 10);
-			arg1 = strtoul(end, NULL, 16);
-		}
-		if (n <= 0 || nr != SYS_futex || arg1 != (uintptr_t)&stop_gen)
-			found = tid;
+		snprintf(tid, sizeof tid, "%d", (int)signalled[i]);
+		if (!mv_linux_task_file(tid, "syscall", buf, sizeof buf))
+			continue;       /* gone */
+		/* no sscanf(): it may take the locale's lock */
+		if (strtoul(buf, &end, 10) == SYS_futex &&
+		    strtoul(end, NULL, 16) == (uintptr_t)&stop_gen)
+			continue;
+		*state = task_state(tid);
+		return signalled[i];
 	}
-	*state = found ? task_state(found) : 0;
-	return found;
+	*state = 0;
+	return 0;
 }
 
 static void release(uint32_t gen)

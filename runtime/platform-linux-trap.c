@@ -486,25 +486,6 @@ static int status_blocks_trap(const char *status)
 	return (mask >> (SIGTRAP - 1)) & 1;
 }
 
-/* Reads /proc/self/task/TID/NAME into buf; 0 if the thread is gone. */
-static int read_task_file(const char *tid, const char *name, char *buf, size_t size)
-{
-	char path[300];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof path, "/proc/self/task/%s/%s", tid, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	return 1;
-}
-
 /*
  * The C library blocks every signal, and runs none of our patched code,
  * around clone(), exec and thread exit: pthread_create() does, and
@@ -522,7 +503,7 @@ static int in_libc_window(const char *tid)
 	char buf[256];
 	long nr;
 
-	if (!read_task_file(tid, "syscall", buf, sizeof buf) || buf[0] == 'r')
+	if (!mv_linux_task_file(tid, "syscall", buf, sizeof buf) || buf[0] == 'r')
 		return 0;       /* gone, or running user code */
 	nr = strtol(buf, NULL, 10);
 	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
@@ -537,7 +518,7 @@ static int thread_blocks_trap(const char *tid)
 {
 	char buf[2048];
 
-	return read_task_file(tid, "status", buf, sizeof buf) &&
+	return mv_linux_task_file(tid, "status", buf, sizeof buf) &&
 	       status_blocks_trap(buf) && !in_libc_window(tid);
 }
 

@@ -79,20 +79,37 @@ int mv_text_write(void *dst, const void *src, size_t len)
 			"/proc/thread-self/mem: %s", dst, n < 0 ? strerror(errno) : "short write");
 }
 
-/* Threads: in /proc/self/status, or -1 if it cannot be read. */
+/* Reads a whole small /proc file into buf (NUL-terminated); 0 if it is
+ * gone or empty.  No lock, no allocation: usable with threads parked. */
+static int read_proc(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return 1;
+}
+
+int mv_linux_task_file(const char *tid, const char *name, char *buf, size_t size)
+{
+	char path[300];
+
+	snprintf(path, sizeof path, "/proc/self/task/%s/%s", tid, name);
+	return read_proc(path, buf, size);
+}
+
 long mv_linux_thread_count(void)
 {
 	char buf[2048], *t;
-	ssize_t n;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
+	if (!read_proc("/proc/self/status", buf, sizeof buf))
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
 	t = strstr(buf, "\nThreads:");
 	return t ? strtol(t + 9, NULL, 10) : -1;
 }

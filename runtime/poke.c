@@ -37,9 +37,9 @@
  * Each step does one write per page it touches, not one per area; the
  * bytes between areas are rewritten with their own values.
  *
- * Alone in the process (or with the others parked), a batch whose areas all lie in one page is one
- * write: it happens whole or not at all, and leaves whole instructions
- * for this thread's own signal handlers.  A larger batch takes the three
+ * Alone in the process (or with the others parked), a batch whose areas
+ * all lie in one page is one write: it happens whole or not at all, and
+ * leaves whole instructions for this thread's own signal handlers.  A larger batch takes the three
  * steps, without syncs (no other thread ran the old bytes), so that a
  * failure leaves the same states as with other threads; the thread's
  * signals are held meanwhile, so that its handlers never meet a
