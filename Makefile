@@ -1,6 +1,7 @@
 # Multiverse build.  `make` builds the plugin, the runtime and the compiler
 # wrapper into build/; `make test` runs the test suite; `make demo` runs the
-# spinlock demo; `make install PREFIX=...` installs.  ./build wraps these
+# spinlock demo; `make install PREFIX=...` installs (`make install-aarch64`
+# adds the AArch64 cross pieces).  ./make.sh wraps these
 # and installs missing system packages first.
 
 CC       ?= gcc
@@ -65,17 +66,22 @@ $(B)/multiverse-gcc: tools/multiverse-gcc.in
 	    -e 's|@INCLUDE@|$(abspath include)|' -e 's|@LIBDIR@|$(abspath $(B))|g' $< > $@
 	chmod +x $@
 
+# install: this compiler's pieces.  The plugin and runtime go to LIBDIR, a
+# subfolder per cross target (install-aarch64 below), so that several
+# targets' runtimes sit side by side under one PREFIX.
+LIBDIR  ?= $(PREFIX)/lib/multiverse
+WRAPPER ?= multiverse-gcc
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
-	           $(DESTDIR)$(PREFIX)/lib/multiverse
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)
 	install -m 644 include/multiverse.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(B)/libmultiverse.a $(DESTDIR)$(PREFIX)/lib/multiverse/
-	install -m 755 $(B)/libmultiverse.so $(DESTDIR)$(PREFIX)/lib/multiverse/
-	install -m 755 $(B)/multiverse.so $(DESTDIR)$(PREFIX)/lib/multiverse/
-	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(PREFIX)/lib/multiverse/multiverse.so|' \
-	    -e 's|@INCLUDE@|$(PREFIX)/include|' -e 's|@LIBDIR@|$(PREFIX)/lib/multiverse|g' \
-	    tools/multiverse-gcc.in > $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
-	chmod 755 $(DESTDIR)$(PREFIX)/bin/multiverse-gcc
+	install -m 644 $(B)/libmultiverse.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(B)/libmultiverse.so $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(B)/multiverse.so $(DESTDIR)$(LIBDIR)/
+	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(LIBDIR)/multiverse.so|' \
+	    -e 's|@INCLUDE@|$(PREFIX)/include|' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    tools/multiverse-gcc.in > $(DESTDIR)$(PREFIX)/bin/$(WRAPPER)
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/$(WRAPPER)
 
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
@@ -108,13 +114,21 @@ aarch64:
 	$(MAKE) CC=$(CROSS_AARCH64) B=$(B)/aarch64 all faults
 	ln -sf aarch64/multiverse-gcc $(B)/aarch64-linux-gnu-multiverse-gcc
 
+# The cross pieces beside the native ones: PREFIX/bin/aarch64-linux-gnu-
+# multiverse-gcc, and its plugin and arm64 runtime in
+# PREFIX/lib/multiverse/aarch64-linux-gnu/.
+install-aarch64: aarch64
+	$(MAKE) CC=$(CROSS_AARCH64) B=$(B)/aarch64 PREFIX=$(PREFIX) \
+	    LIBDIR=$(PREFIX)/lib/multiverse/aarch64-linux-gnu \
+	    WRAPPER=aarch64-linux-gnu-multiverse-gcc install
+
 # The AArch64 suite, on an arm64 kernel under qemu-system-aarch64
 # (tests/qemu/setup.sh installs and downloads what it needs).
 test-aarch64: aarch64
 	tests/qemu/setup.sh
 	tests/run --arch=aarch64
 
-.PHONY: aarch64 test-aarch64
+.PHONY: aarch64 install-aarch64 test-aarch64
 
 # Benchmark suite (bench/README.md): `make bench` runs all of it, `make
 # bench QUICK=1` a shorter run.  Tables, CSV and plots go to bench/results/.

@@ -7,6 +7,8 @@
 #                       under qemu: it installs the cross tools first)
 #   ./make.sh           just build
 #   ./make.sh install   install to PREFIX (default /usr/local)
+#   ./make.sh install-aarch64   the AArch64 cross wrapper and runtime, to
+#                       the same PREFIX
 set -e
 cd "$(dirname "$0")"
 
