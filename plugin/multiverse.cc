@@ -33,6 +33,8 @@
  *   descriptors.cc at the end of the unit: emit the descriptor sections
  *                  (format in runtime/descriptor.h); at IPA time, the
  *                  constructor and destructor that register the module.
+ * And one target hook: anchors.cc keeps switches out of section-anchor
+ * blocks, so that they do not change how their neighbours are addressed.
  */
 #include "multiverse.h"
 #include "arch.h"
@@ -130,6 +132,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *ver)
 	register_callback(info->base_name, PLUGIN_ATTRIBUTES,
 			  mv_register_attribute, NULL);
 	register_callback(info->base_name, PLUGIN_START_UNIT, check_unit, NULL);
+	mv_keep_switches_unanchored();
 	register_callback(info->base_name, PLUGIN_FINISH_PARSE_FUNCTION,
 			  mv_check_definition, NULL);
 

@@ -55,6 +55,9 @@ bool mv_is_tracked(const_tree decl);
 bool mv_explicit_values(const_tree decl, std::vector<mv_value> &out);
 extern bool mv_unit_uses_multiverse;
 
+/* anchors.cc */
+void mv_keep_switches_unanchored(void);
+
 /* domain.cc */
 mv_value mv_value_of(const widest_int &v);
 bool mv_value_less(const_tree var, mv_value a, mv_value b);

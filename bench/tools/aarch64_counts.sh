@@ -15,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 csv=$1
+: >"$csv"   # callgrind_counts.py appends
 iters=${2:-1000}
 O=build/aarch64
 guest=$O/guest

@@ -1,0 +1,48 @@
+#!/bin/sh
+# compare.sh MVCC CC SOURCE FLAGS...: checks that committed code is the
+# #ifdef build's code.  Each "codegen: VARIANT FUNCTION DEFINES..." line of
+# SOURCE names a variant the plugin compiles (SOURCE built by MVCC) and
+# the function it must equal in SOURCE built by plain CC with DEFINES.
+# Both are compared as assembler text: their instructions, local labels
+# numbered in order of appearance.  Prints both bodies on a mismatch.
+set -u
+mvcc=$1 cc=$2 src=$3; shift 3
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+
+body() { # asm-file function: its instructions, .L labels renumbered
+	awk -v f="$2" '
+		$0 == f ":" { on = 1; next }
+		on && /^\t\.size\t/ { exit }
+		on && !/^\t\./ && !/^\.LF[BE]/ && !/^\.LVL/ && !/^\.LCFI/ {
+			line = $0
+			out = ""
+			while (match(line, /\.L[A-Za-z]*[0-9]+/)) {
+				l = substr(line, RSTART, RLENGTH)
+				if (!(l in n)) n[l] = "L" ++k
+				out = out substr(line, 1, RSTART - 1) n[l]
+				line = substr(line, RSTART + RLENGTH)
+			}
+			print out line
+		}' "$1"
+}
+
+"$mvcc" "$@" -S -o "$tmp/mv.s" "$src" || exit 1
+status=0 checked=0
+while read -r variant fn defines; do
+	"$cc" "$@" $defines -S -o "$tmp/ifdef.s" "$src" || exit 1
+	body "$tmp/mv.s" "$variant" >"$tmp/a"
+	body "$tmp/ifdef.s" "$fn" >"$tmp/b"
+	if [ ! -s "$tmp/a" ] || [ ! -s "$tmp/b" ]; then
+		echo "$variant or $fn ($defines) not found in the assembler output"
+		status=1
+	elif ! cmp -s "$tmp/a" "$tmp/b"; then
+		echo "$variant differs from $fn built with $defines:"
+		diff "$tmp/a" "$tmp/b" | sed 's/^/  /'
+		status=1
+	fi
+	checked=$((checked + 1))
+done <<EOT
+$(sed -n 's/^ \* codegen: //p' "$src")
+EOT
+[ $checked -gt 0 ] || { echo "no codegen: lines in $src"; exit 1; }
+exit $status
