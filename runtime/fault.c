@@ -2,6 +2,8 @@
  * The fault injector of fault.h.  The test arms one kind of fault with
  * __multiverse_fault(kind, n, persist): the n-th call of that kind from
  * then on fails, and with persist every later one too.
+ * __multiverse_fault_no_inline(1) makes commits bind every site with a
+ * branch, as if no body were small enough to inline.
  */
 #ifdef MV_FAULTS
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 
 static long countdown[MV_FAULT_KINDS], calls[MV_FAULT_KINDS];
 static int persist[MV_FAULT_KINDS], failing[MV_FAULT_KINDS];
+static int no_inline;
 
 MV_API void __multiverse_fault(int kind, long n, int keep_failing)
 {
@@ -23,6 +26,16 @@ MV_API void __multiverse_fault(int kind, long n, int keep_failing)
 MV_API long __multiverse_fault_calls(int kind)
 {
 	return calls[kind];
+}
+
+MV_API void __multiverse_fault_no_inline(int on)
+{
+	no_inline = on;
+}
+
+int mv_fault_no_inline(void)
+{
+	return no_inline;
 }
 
 int mv_fault(enum mv_fault_kind kind)

@@ -175,7 +175,9 @@ static int stop_round(pid_t pid, pid_t self, int resend, long *zombie)
 				*zombie = 1;
 				continue;
 			}
-			err = send_stop(pid, tid);
+			/* -ECANCELED: an injected fault (tests/faults), which
+			 * nothing real returns here */
+			err = mv_fault(MV_FAULT_STOP) ? -ECANCELED : send_stop(pid, tid);
 			if (err == -ESRCH || err == -EAGAIN)
 				continue;       /* gone; out of queued signals: next round */
 			if (err) {
@@ -296,6 +298,9 @@ int mv_world_stop(void)
 	if (err == -EAGAIN)
 		return mv_error(-EAGAIN, "cannot stop the other threads: new ones keep "
 				"being created; nothing was written");
+	if (err == -ECANCELED)
+		return mv_error(-EIO, "cannot stop the other threads: injected fault; "
+				"nothing was written");
 	return mv_error(err, "cannot stop the other threads: %s; nothing was written",
 			strerror(-err));
 }

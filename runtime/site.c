@@ -128,7 +128,7 @@ int mv_site_point(struct mv_site *s, const void *body,
 		return 0;
 	if (body && s->plt_slot && !plt_resolved(s))
 		body = 0;
-	if (body && inl && !mv_arch_inline(buf, &s->insn, inl)) {
+	if (body && inl && !mv_fault_no_inline() && !mv_arch_inline(buf, &s->insn, inl)) {
 		state = MV_AREA_INLINED;
 	} else if (body && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)body)) {
 		state = MV_AREA_BRANCH;

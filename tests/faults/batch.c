@@ -2,8 +2,8 @@
  * Every step of the patching protocol fails, at every point of a sequence
  * of commits and reverts, while worker threads run the patched code: the
  * runtime built with fault injection (runtime/fault.h) fails the N-th
- * text write, sync, open of the writer or allocation, once or from then
- * on, for N = 1, 2, ... until the sequence no longer reaches N.  After
+ * text write, sync, open of the writer, allocation or signal that stops a
+ * thread, once or from then on, for N = 1, 2, ... until the sequence no longer reaches N.  After
  * each call, failed or not:
  *   - the API's answers describe the code that runs: every path gives the
  *     results of the configuration the runtime reports (the workers check
@@ -62,7 +62,7 @@ static long trial(int kind, long n, int keep_failing)
 int main(void)
 {
 	struct worker w[2];
-	int counts[4][2] = { { 0 } };
+	int counts[F_KINDS][2] = { { 0 } };
 
 	live_guard(120);
 	LIVE_CHECK_EQ(text_diffs(), 0);
@@ -82,26 +82,47 @@ int main(void)
 	LIVE_CHECK(counts[F_OPEN][0] == 1 && counts[F_WRITE][1] >= 10 &&
 		   counts[F_ALLOC][0] == 0 && counts[F_ALLOC][1] == 0);
 
-	/* With workers running the code: the breakpoint protocol. */
+	/* With workers running the code: the breakpoint protocol, or on
+	 * AArch64 the stop of every other thread, whose every signal can
+	 * fail too (the stop kind).  On AArch64 every batch of this
+	 * sequence changes an inlined movz, movn or ret, so it parks the
+	 * workers instead of syncing them (runtime/platform-linux-stop.c),
+	 * and its write failures are those of a batch written alone. */
 	workload_start(w, 2);
-	for (int kind = 0; kind < 4; kind++)
+	for (int kind = 0; kind < F_KINDS; kind++)
 		for (int keep = 0; keep < 2; keep++)
 			if (kind != F_OPEN)
 				counts[kind][keep] = sweep(trial, kind, keep);
-	workload_join(w, 2, 1);
-	printf("faults live: write %d/%d, sync %d/%d, alloc %d/%d points (once/for good)\n",
-	       counts[F_WRITE][0], counts[F_WRITE][1], counts[F_SYNC][0],
-	       counts[F_SYNC][1], counts[F_ALLOC][0], counts[F_ALLOC][1]);
-	/* Too few points prove nothing.  On AArch64 every batch of this
-	 * sequence changes an inlined movz, movn or ret, so it parks the
-	 * workers instead of syncing them (runtime/platform-linux-stop.c),
-	 * and its failures are those of a batch written alone. */
+	printf("faults live: write %d/%d, sync %d/%d, alloc %d/%d, stop %d/%d points "
+	       "(once/for good)\n", counts[F_WRITE][0], counts[F_WRITE][1],
+	       counts[F_SYNC][0], counts[F_SYNC][1], counts[F_ALLOC][0],
+	       counts[F_ALLOC][1], counts[F_STOP][0], counts[F_STOP][1]);
+	/* Too few points prove nothing. */
+	LIVE_CHECK(counts[F_WRITE][1] >= 10 && counts[F_ALLOC][0] == 0 &&
+		   counts[F_ALLOC][1] == 0);
 #if defined(__aarch64__)
-	LIVE_CHECK(counts[F_WRITE][1] >= 10 && counts[F_SYNC][1] == 0 &&
-		   counts[F_ALLOC][0] == 0 && counts[F_ALLOC][1] == 0);
-#else
+	/* Two workers: the first signal of a stop can fail before anyone
+	 * parks, the second with one worker parked. */
+	LIVE_CHECK(counts[F_SYNC][1] == 0 && counts[F_STOP][0] >= 10);
+
+	/* Sites bound by branches only: every change is between b, bl
+	 * and nop, which running threads may see change, so the same
+	 * sequence takes the breakpoint protocol and stops no one. */
+	__multiverse_fault_no_inline(1);
+	for (int kind = 0; kind < F_KINDS; kind++)
+		for (int keep = 0; keep < 2; keep++)
+			if (kind != F_OPEN)
+				counts[kind][keep] = sweep(trial, kind, keep);
+	__multiverse_fault_no_inline(0);
+	printf("faults live, not inlined: write %d/%d, sync %d/%d, alloc %d/%d, "
+	       "stop %d/%d points\n", counts[F_WRITE][0], counts[F_WRITE][1],
+	       counts[F_SYNC][0], counts[F_SYNC][1], counts[F_ALLOC][0],
+	       counts[F_ALLOC][1], counts[F_STOP][0], counts[F_STOP][1]);
 	LIVE_CHECK(counts[F_WRITE][1] >= 10 && counts[F_SYNC][1] >= 10 &&
-		   counts[F_ALLOC][0] == 0 && counts[F_ALLOC][1] == 0);
+		   counts[F_STOP][0] == 0 && counts[F_ALLOC][0] == 0);
+#else
+	LIVE_CHECK(counts[F_SYNC][1] >= 10 && counts[F_STOP][0] == 0);
 #endif
+	workload_join(w, 2, 1);
 	return live_done("faults/batch");
 }
