@@ -10,24 +10,25 @@ CXX      := $(if $(shell command -v g++-12 2>/dev/null),g++-12,g++)
 PREFIX   ?= /usr/local
 B        := build
 PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
-# The target's architecture picks runtime/arch/ and plugin/arch/ files.
+# The target's architecture picks runtime/arch/ and gcc/arch/ files.
 ARCH     := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 
 CFLAGS_RT  := -std=gnu11 -O2 -g -Wall -Wextra -fPIC -fvisibility=hidden \
-              -Iinclude -Iruntime
+              -Iinclude -Iruntime -Icommon
 CXXFLAGS_P := -std=gnu++17 -O2 -g -Wall -fPIC -fno-rtti -fno-exceptions \
-              -I$(PLUGIN_INC) -Iruntime -Wno-unused-parameter
+              -I$(PLUGIN_INC) -Icommon -Wno-unused-parameter
 
-PLUGIN_SRC  := $(wildcard plugin/*.cc) plugin/arch/$(ARCH).cc
-PLUGIN_HDR  := $(wildcard plugin/*.h)
+PLUGIN_SRC  := $(wildcard gcc/*.cc) gcc/arch/$(ARCH).cc
+PLUGIN_HDR  := $(wildcard gcc/*.h)
 RUNTIME_SRC := $(wildcard runtime/*.c) runtime/arch/$(ARCH).c
-RUNTIME_HDR := $(wildcard runtime/*.h runtime/arch/$(ARCH)*.h) include/multiverse.h
+RUNTIME_HDR := $(wildcard runtime/*.h runtime/arch/$(ARCH)*.h) include/multiverse.h \
+               common/descriptor.h
 RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRC))
 FAULTS_OBJ  := $(patsubst runtime/%.c,$(B)/faults/%.o,$(RUNTIME_SRC))
 
 all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/libmultiverse.so $(B)/multiverse-gcc
 
-$(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) runtime/descriptor.h
+$(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) common/descriptor.h
 	@mkdir -p $(B)
 	$(CXX) $(CXXFLAGS_P) -shared -o $@ $(PLUGIN_SRC)
 
@@ -60,7 +61,7 @@ $(B)/libmultiverse.so: $(RUNTIME_OBJ)
 	$(CC) -shared -Wl,-soname,libmultiverse.so -o $@ $^
 
 # The build-tree wrapper points at build/; the installed one at PREFIX.
-$(B)/multiverse-gcc: tools/multiverse-gcc.in
+$(B)/multiverse-gcc: gcc/multiverse-gcc.in
 	@mkdir -p $(B)
 	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(abspath $(B))/multiverse.so|' \
 	    -e 's|@INCLUDE@|$(abspath include)|' -e 's|@LIBDIR@|$(abspath $(B))|g' $< > $@
@@ -80,7 +81,7 @@ install: all
 	install -m 755 $(B)/multiverse.so $(DESTDIR)$(LIBDIR)/
 	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(LIBDIR)/multiverse.so|' \
 	    -e 's|@INCLUDE@|$(PREFIX)/include|' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    tools/multiverse-gcc.in > $(DESTDIR)$(PREFIX)/bin/$(WRAPPER)
+	    gcc/multiverse-gcc.in > $(DESTDIR)$(PREFIX)/bin/$(WRAPPER)
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/$(WRAPPER)
 
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so

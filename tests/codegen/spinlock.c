@@ -3,7 +3,7 @@
  * be the code of the #ifdef build with the same setting.  On AArch64 the
  * switch sits next to `taken` in .bss; unless the plugin keeps it out of
  * the section-anchor block, `taken` moves off the anchor and the variant
- * forms its address with one instruction more (plugin/anchors.cc).
+ * forms its address with one instruction more (gcc/anchors.cc).
  *
  * codegen: spin_lock.multiverse.0 spin_lock -DSTATIC_SMP=0
  * codegen: spin_lock.multiverse.1 spin_lock -DSTATIC_SMP=1

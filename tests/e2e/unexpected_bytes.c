@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <unistd.h>
 #include "check.h"
-#include "../../runtime/descriptor.h"
+#include "../../common/descriptor.h"
 
 extern const struct mv_desc_site __start___multiverse_site[]
 	__attribute__((visibility("hidden")));

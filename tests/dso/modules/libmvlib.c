@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "mvlib.h"
-#include "../../../runtime/descriptor.h"
+#include "../../../common/descriptor.h"
 
 int lib_mode;
 

@@ -1,6 +1,6 @@
 /*
  * The plugin's architecture hooks.  Each architecture has one file in
- * plugin/arch/; the Makefile compiles the one of the target the plugin
+ * gcc/arch/; the Makefile compiles the one of the target the plugin
  * is built for (a plugin only ever runs in one target's compiler).
  */
 #ifndef MULTIVERSE_PLUGIN_ARCH_H

@@ -31,7 +31,7 @@
  *   sites.cc       before branch shortening: plant the generic's entry
  *                  NOP and label every call site;
  *   descriptors.cc at the end of the unit: emit the descriptor sections
- *                  (format in runtime/descriptor.h); at IPA time, the
+ *                  (format in common/descriptor.h); at IPA time, the
  *                  constructor and destructor that register the module.
  * And one target hook: anchors.cc keeps switches out of section-anchor
  * blocks, so that they do not change how their neighbours are addressed.

@@ -1,5 +1,5 @@
 /*
- * Descriptor output, in the layout of runtime/descriptor.h, as assembler
+ * Descriptor output, in the layout of common/descriptor.h, as assembler
  * data at the end of the unit (every function has been through final by
  * then, so the entry and site labels exist).  Everything goes inside
  * .pushsection/.popsection so GCC's idea of the current section stays

@@ -1,5 +1,5 @@
 /*
- * x86-64 hooks of the plugin (plugin/arch.h).
+ * x86-64 hooks of the plugin (gcc/arch.h).
  *
  * Entry: the 5-byte NOP 0f 1f 44 00 00, after an endbr64 if the function
  * has one (-fcf-protection), which commit overwrites with a jmp rel32.

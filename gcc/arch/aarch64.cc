@@ -1,5 +1,5 @@
 /*
- * AArch64 hooks of the plugin (plugin/arch.h).
+ * AArch64 hooks of the plugin (gcc/arch.h).
  *
  * Entry: a nop, after a `bti c` if the function has one
  * (-mbranch-protection=bti), which commit overwrites with a b to the

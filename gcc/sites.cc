@@ -1,6 +1,6 @@
 /*
  * Patch points in the generated code.  What an architecture needs on top
- * (the NOP, landing pads, patchable forms of calls) is in plugin/arch/.
+ * (the NOP, landing pads, patchable forms of calls) is in gcc/arch/.
  *
  * multiverse_sites (just before branch shortening, when the code no longer
  * changes):
