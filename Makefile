@@ -26,7 +26,34 @@ RUNTIME_HDR := $(wildcard runtime/*.h runtime/arch/$(ARCH)*.h) include/multivers
 RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRC))
 FAULTS_OBJ  := $(patsubst runtime/%.c,$(B)/faults/%.o,$(RUNTIME_SRC))
 
-all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/libmultiverse.so $(B)/multiverse-gcc
+# The Clang front end (clang/), built when clang-19 and its development
+# files are there (./make.sh installs them), for the build machine only.
+CLANG       := $(shell command -v clang-19 2>/dev/null)
+LLVM_CONFIG := $(shell command -v llvm-config-19 2>/dev/null)
+WITH_CLANG  := $(if $(and $(CLANG),$(LLVM_CONFIG),$(wildcard /usr/lib/llvm-19/include/clang/Sema/ParsedAttr.h)),$(if $(filter x86_64,$(ARCH)),yes))
+CLANG_SRC   := $(wildcard clang/*.cpp)
+CLANG_HDR   := $(wildcard clang/*.h)
+CLANG_OBJ   := $(patsubst clang/%.cpp,$(B)/clang/%.o,$(CLANG_SRC))
+# NDEBUG as LLVM's release build: some LLVM classes change layout without it.
+CXXFLAGS_CL  = -DNDEBUG -std=c++17 -O2 -g -Wall -fPIC -fno-rtti -Icommon \
+               $(shell $(LLVM_CONFIG) --cxxflags)
+
+all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/libmultiverse.so $(B)/multiverse-gcc \
+     $(if $(WITH_CLANG),$(B)/multiverse-clang.so $(B)/multiverse-clang)
+
+$(B)/clang/%.o: clang/%.cpp $(CLANG_HDR) common/descriptor.h
+	@mkdir -p $(dir $@)
+	$(CLANG:clang-19=clang++-19) $(CXXFLAGS_CL) -c -o $@ $<
+
+$(B)/multiverse-clang.so: $(CLANG_OBJ)
+	$(CLANG:clang-19=clang++-19) -shared -o $@ $^
+
+$(B)/multiverse-clang: common/multiverse-cc.in
+	@mkdir -p $(B)
+	sed -e 's|@NAME@|multiverse-clang|' -e 's|@CC@|$(notdir $(CLANG))|' \
+	    -e 's|@PLUGIN@|$(abspath $(B))/multiverse-clang.so|' \
+	    -e 's|@INCLUDE@|$(abspath include)|' -e 's|@LIBDIR@|$(abspath $(B))|g' $< > $@
+	chmod +x $@
 
 $(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) common/descriptor.h
 	@mkdir -p $(B)
@@ -61,9 +88,10 @@ $(B)/libmultiverse.so: $(RUNTIME_OBJ)
 	$(CC) -shared -Wl,-soname,libmultiverse.so -o $@ $^
 
 # The build-tree wrapper points at build/; the installed one at PREFIX.
-$(B)/multiverse-gcc: gcc/multiverse-gcc.in
+$(B)/multiverse-gcc: common/multiverse-cc.in
 	@mkdir -p $(B)
-	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(abspath $(B))/multiverse.so|' \
+	sed -e 's|@NAME@|multiverse-gcc|' -e 's|@CC@|$(CC)|' \
+	    -e 's|@PLUGIN@|$(abspath $(B))/multiverse.so|' \
 	    -e 's|@INCLUDE@|$(abspath include)|' -e 's|@LIBDIR@|$(abspath $(B))|g' $< > $@
 	chmod +x $@
 
@@ -73,24 +101,37 @@ $(B)/multiverse-gcc: gcc/multiverse-gcc.in
 LIBDIR  ?= $(PREFIX)/lib/multiverse
 WRAPPER ?= multiverse-gcc
 
-install: all
+install: all $(if $(WITH_CLANG),install-clang)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)
 	install -m 644 include/multiverse.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(B)/libmultiverse.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(B)/libmultiverse.so $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(B)/multiverse.so $(DESTDIR)$(LIBDIR)/
-	sed -e 's|@CC@|$(CC)|' -e 's|@PLUGIN@|$(LIBDIR)/multiverse.so|' \
+	sed -e 's|@NAME@|$(WRAPPER)|' -e 's|@CC@|$(CC)|' \
+	    -e 's|@PLUGIN@|$(LIBDIR)/multiverse.so|' \
 	    -e 's|@INCLUDE@|$(PREFIX)/include|' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    gcc/multiverse-gcc.in > $(DESTDIR)$(PREFIX)/bin/$(WRAPPER)
+	    common/multiverse-cc.in > $(DESTDIR)$(PREFIX)/bin/$(WRAPPER)
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/$(WRAPPER)
+
+# The Clang plugin and wrapper beside GCC's, when they were built.
+install-clang: $(B)/multiverse-clang.so
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)
+	install -m 755 $(B)/multiverse-clang.so $(DESTDIR)$(LIBDIR)/
+	sed -e 's|@NAME@|multiverse-clang|' -e 's|@CC@|$(notdir $(CLANG))|' \
+	    -e 's|@PLUGIN@|$(LIBDIR)/multiverse-clang.so|' \
+	    -e 's|@INCLUDE@|$(PREFIX)/include|' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    common/multiverse-cc.in > $(DESTDIR)$(PREFIX)/bin/multiverse-clang
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/multiverse-clang
 
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
-# The whole suite: this machine's architecture, and on x86-64 also the
-# AArch64 build under qemu (test-aarch64).  Both run even if the first
-# fails; `make test-host` runs only the first.
+# The whole suite: this machine's architecture with GCC, then with Clang
+# (when clang-19 is there), and on x86-64 also the AArch64 build under
+# qemu (test-aarch64).  All run even if one fails; `make test-host` runs
+# only the first.
 test: all faults $(if $(filter x86_64,$(ARCH)),aarch64)
 	@s=0; tests/run || s=1; \
+	$(if $(WITH_CLANG),tests/run --cc=clang || s=1;) \
 	$(if $(filter x86_64,$(ARCH)),{ tests/qemu/setup.sh && tests/run --arch=aarch64; } || s=1;) \
 	exit $$s
 
@@ -104,7 +145,7 @@ clean:
 	rm -rf $(B)
 	$(MAKE) -C examples/spinlock clean
 
-.PHONY: all faults install test test-host demo clean
+.PHONY: all faults install install-clang test test-host demo clean
 
 # The AArch64 cross build: the same plugin sources built for the cross
 # compiler's target (it still runs on this machine), the runtime built by

@@ -25,6 +25,11 @@ if ! command -v gcc-12 >/dev/null 2>&1 ||
    [ ! -f "$(gcc-12 -print-file-name=plugin)/include/gcc-plugin.h" ]; then
 	missing="$missing gcc-12-plugin-dev"
 fi
+# The Clang front end (clang/): the compiler and the headers and libraries
+# of Clang and LLVM 19 that its plugin is built against.
+command -v clang-19 >/dev/null 2>&1 || missing="$missing clang-19"
+command -v llvm-config-19 >/dev/null 2>&1 || missing="$missing llvm-19-dev"
+[ -f /usr/lib/llvm-19/include/clang/Sema/ParsedAttr.h ] || missing="$missing libclang-19-dev"
 # The AArch64 suite, which `make test` runs on x86-64: the cross compiler
 # and its plugin headers, and what tests/qemu/setup.sh needs to boot an
 # arm64 kernel (it downloads the kernel and busybox as arm64 packages).

@@ -11,9 +11,13 @@ tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 
 body() { # asm-file function: its instructions, .L labels renumbered
 	awk -v f="$2" '
+		# comments, which clang writes many of ("# " on x86-64, "//"
+		# on AArch64, where "#1" is an immediate and stays)
+		{ sub(/(^|[ \t]+)(# |\/\/).*$/, "") }
 		$0 == f ":" { on = 1; next }
-		on && /^\t\.size\t/ { exit }
-		on && !/^\t\./ && !/^\.LF[BE]/ && !/^\.LVL/ && !/^\.LCFI/ {
+		on && (/^\t\.size\t/ || /^\.Lfunc_end/) { exit }
+		on && $0 != "" && !/^\t\./ && !/^\.LF[BE]/ && !/^\.LVL/ && !/^\.LCFI/ &&
+		!/^\.Ltmp/ {
 			line = $0
 			out = ""
 			while (match(line, /\.L[A-Za-z]*[0-9]+/)) {

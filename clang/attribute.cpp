@@ -1,0 +1,215 @@
+/*
+ * The attribute, in Clang: __attribute__((multiverse)) on a function
+ * definition or declaration, or on a global integer, enum or bool
+ * variable, with the optional arguments "tracked" or "values", N, ...
+ * (the same forms as the GCC front end, gcc/attribute.cc).  Each valid
+ * use is recorded in mv_declared under the declaration's IR name, where
+ * the IR passes of the same compilation find it.  (Clang's annotations
+ * would not do: it emits them for definitions only, and a unit must know
+ * the switches it reads that another unit defines.)
+ */
+#include "multiverse.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/Sema/ParsedAttr.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace {
+
+/* The name the declaration has in LLVM IR: its asm label, marked not to
+ * be mangled further, or its C name. */
+std::string ir_name(const NamedDecl *d)
+{
+	if (const auto *label = d->getAttr<AsmLabelAttr>())
+		return "\1" + label->getLabel().str();
+	return d->getName().str();
+}
+
+void error(Sema &S, SourceLocation at, const std::string &text)
+{
+	unsigned id = S.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error, "%0");
+	S.Diag(at, id) << text;
+}
+
+/* The paper's spelling multiverse(("values", 1, 2)) is one comma
+ * expression: its operands are the arguments. */
+void flatten(Expr *e, SmallVectorImpl<Expr *> &out)
+{
+	e = e->IgnoreParenImpCasts();
+	if (auto *b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Comma) {
+		flatten(b->getLHS(), out);
+		flatten(b->getRHS(), out);
+		return;
+	}
+	out.push_back(e);
+}
+
+/* Whether v is a value of the integer or enum type t. */
+bool fits(ASTContext &ctx, QualType t, const llvm::APSInt &v)
+{
+	if (const auto *et = t->getAs<EnumType>())
+		t = et->getDecl()->getIntegerType();
+	unsigned bits = ctx.getIntWidth(t);
+	bool is_signed = t->isSignedIntegerType();
+	if (v.isSigned() && v.isNegative())
+		return is_signed && v.getSignificantBits() <= bits;
+	return v.getActiveBits() <= bits - (is_signed ? 1 : 0);
+}
+
+bool switch_type(QualType t)
+{
+	t = t.getCanonicalType();
+	return t->isIntegralOrEnumerationType() && !t->isBitIntType() &&
+	       !t->isSpecificBuiltinType(BuiltinType::Int128) &&
+	       !t->isSpecificBuiltinType(BuiltinType::UInt128);
+}
+
+struct MultiverseAttr : ParsedAttrInfo {
+	MultiverseAttr()
+	{
+		OptArgs = 15;
+		static constexpr Spelling spellings[] = {
+			{ ParsedAttr::AS_GNU, "multiverse" },
+		};
+		Spellings = spellings;
+	}
+
+	bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A, const Decl *D) const override
+	{
+		if (isa<FunctionDecl>(D))
+			return true;
+		if (const auto *V = dyn_cast<VarDecl>(D)) {
+			if (!V->hasGlobalStorage() || V->isStaticLocal()) {
+				error(S, A.getLoc(), "multiverse: '" + V->getNameAsString() +
+				      "' is a local variable; only global variables can be switches");
+				return false;
+			}
+			return true;
+		}
+		error(S, A.getLoc(), "multiverse: the attribute applies to functions and "
+		      "global variables only");
+		return false;
+	}
+
+	AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &A) const override
+	{
+		const auto *V = dyn_cast<VarDecl>(D);
+		if (V && V->getType()->isFunctionPointerType()) {
+			error(S, A.getLoc(), "multiverse: '" + V->getNameAsString() + "' is a "
+			      "function-pointer switch, which the Clang plugin does not support "
+			      "yet; build this unit with multiverse-gcc");
+			return AttributeNotApplied;
+		}
+		if (V && !switch_type(V->getType())) {
+			error(S, A.getLoc(), "multiverse: switch '" + V->getNameAsString() +
+			      "' has type '" + V->getType().getAsString() + "'; a switch must "
+			      "be an integer, enum or bool variable, or a function pointer");
+			return AttributeNotApplied;
+		}
+		if (V && V->getTLSKind() != VarDecl::TLS_None) {
+			error(S, A.getLoc(), "multiverse: '" + V->getNameAsString() + "' is "
+			      "thread-local; a switch must be a global variable with one "
+			      "value for the whole program");
+			return AttributeNotApplied;
+		}
+		if (const auto *F = dyn_cast<FunctionDecl>(D); F && F->hasAttr<AlwaysInlineAttr>()) {
+			error(S, A.getLoc(), "multiverse: '" + F->getNameAsString() + "' is "
+			      "'always_inline'; a multiversed function is never inlined, so "
+			      "that commit can redirect every call to it");
+			return AttributeNotApplied;
+		}
+		if (V && V->getType().isConstQualified()) {
+			error(S, A.getLoc(), "multiverse: switch '" + V->getNameAsString() +
+			      "' is const; a switch must be writable");
+			return AttributeNotApplied;
+		}
+		/* What the IR passes need: flags (MV_DECL_*) and the explicit
+		 * values, as 64-bit values (sign- or zero-extended). */
+		unsigned flags = 0;
+		SmallVector<int64_t, 8> values;
+		bool in_values = false;
+		SmallVector<Expr *, 8> given;
+		for (unsigned i = 0; i < A.getNumArgs(); i++) {
+			Expr *e = A.isArgExpr(i) ? A.getArgAsExpr(i) : nullptr;
+			if (!e) {
+				error(S, A.getLoc(), "multiverse: arguments must be \"values\", "
+				      "\"tracked\" or integer constants");
+				return AttributeNotApplied;
+			}
+			flatten(e, given);
+		}
+		for (unsigned i = 0; i < given.size(); i++) {
+			Expr *e = given[i];
+			if (auto *str = dyn_cast<StringLiteral>(e)) {
+				if (str->getString() == "values" && i == 0) {
+					in_values = true;
+					flags |= MV_DECL_VALUES;
+				} else if (str->getString() == "tracked" && !in_values) {
+					error(S, e->getBeginLoc(), "multiverse: tracked switches are not "
+					      "supported by the Clang plugin yet; build this unit "
+					      "with multiverse-gcc");
+					return AttributeNotApplied;
+				} else {
+					error(S, e->getBeginLoc(), "multiverse: unknown argument \"" +
+					      str->getString().str() + "\"; the arguments are \"tracked\" "
+					      "or \"values\" followed by integer constants");
+					return AttributeNotApplied;
+				}
+				continue;
+			}
+			Expr::EvalResult r;
+			if (!in_values || !e->EvaluateAsInt(r, S.Context)) {
+				error(S, e->getBeginLoc(), "multiverse: a value of \"values\" must "
+				      "be an integer constant");
+				return AttributeNotApplied;
+			}
+			llvm::APSInt v = r.Val.getInt();
+			QualType t = V->getType();
+			if (!fits(S.Context, t, v)) {
+				error(S, e->getBeginLoc(), "multiverse: '" + V->getNameAsString() +
+				      "': value " + toString(v, 10) + " does not fit the type '" +
+				      t.getAsString() + "' of the switch");
+				return AttributeNotApplied;
+			}
+			values.push_back(v.isSigned() ? v.getSExtValue() : (int64_t)v.getZExtValue());
+		}
+		if ((flags || !values.empty()) && !V) {
+			error(S, A.getLoc(), "multiverse: a function takes no arguments in "
+			      "the attribute");
+			return AttributeNotApplied;
+		}
+		if ((flags & MV_DECL_VALUES) && values.empty()) {
+			error(S, A.getLoc(), "multiverse: \"values\" needs at least one value");
+			return AttributeNotApplied;
+		}
+		if (V && V->getType()->isSignedIntegerOrEnumerationType())
+			flags |= MV_DECL_SIGNED;
+		/* An enum's domain is its enumerators (as in gcc/domain.cc). */
+		const EnumType *et = V ? V->getType()->getAs<EnumType>() : nullptr;
+		if (et && !(flags & MV_DECL_VALUES)) {
+			flags |= MV_DECL_VALUES;
+			for (const EnumConstantDecl *c : et->getDecl()->enumerators()) {
+				llvm::APSInt v = c->getInitVal();
+				values.push_back(v.isSigned() ? v.getSExtValue() : (int64_t)v.getZExtValue());
+			}
+		}
+		if (V && V->getType()->isBooleanType() && !(flags & MV_DECL_VALUES)) {
+			flags |= MV_DECL_VALUES;
+			values.push_back(0);
+			values.push_back(1);
+		}
+		mv_declared[ir_name(cast<NamedDecl>(D))] =
+			mv_decl{ !V, flags, std::vector<int64_t>(values.begin(), values.end()) };
+		return AttributeApplied;
+	}
+};
+
+ParsedAttrInfoRegistry::Add<MultiverseAttr> registered("multiverse",
+	"Multiverse: a switch, or a function to specialize on switches");
+
+} // namespace
+
+std::map<std::string, mv_decl> mv_declared;

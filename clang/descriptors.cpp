@@ -1,0 +1,138 @@
+/*
+ * The descriptors (common/descriptor.h) as IR data, in the sections the
+ * GCC front end writes them to (gcc/descriptors.cc), and the constructor
+ * and destructor that register the module with the runtime through its
+ * hidden __start_/__stop_ section bounds.  Call sites are not here: only
+ * the AsmPrinter knows where they are (sites.cpp).
+ */
+#include "multiverse.h"
+#include "descriptor.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace {
+
+Constant *cstring(Module &m, StringRef s)
+{
+	auto *init = ConstantDataArray::getString(m.getContext(), s);
+	auto *gv = new GlobalVariable(m, init->getType(), true, GlobalValue::PrivateLinkage,
+				      init, ".mv.name");
+	gv->setSection(".rodata.multiverse");
+	gv->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+	return gv;
+}
+
+GlobalVariable *record(Module &m, Constant *init, StringRef section, const Twine &name)
+{
+	auto *gv = new GlobalVariable(m, init->getType(), true, GlobalValue::PrivateLinkage,
+				      init, name);
+	gv->setSection(section);
+	gv->setAlignment(Align(8));
+	appendToUsed(m, { gv });
+	return gv;
+}
+
+unsigned machine(Module &m)
+{
+	Triple t(m.getTargetTriple());
+	return t.getArch() == Triple::aarch64 ? MV_MACHINE_AARCH64 : MV_MACHINE_X86_64;
+}
+
+Constant *bound(Module &m, const char *name)
+{
+	auto *gv = m.getNamedGlobal(name);
+	if (!gv) {
+		gv = new GlobalVariable(m, Type::getInt8Ty(m.getContext()), false,
+					GlobalValue::ExternalLinkage, nullptr, name);
+		gv->setVisibility(GlobalValue::HiddenVisibility);
+	}
+	return gv;
+}
+
+} // namespace
+
+unsigned mv_pad_length(Module &m)
+{
+	if (Triple(m.getTargetTriple()).getArch() == Triple::x86_64) {
+		auto *flag = mdconst::extract_or_null<ConstantInt>(
+			m.getModuleFlag("cf-protection-branch"));
+		return flag && !flag->isZero() ? 4 : 0;
+	}
+	return 0;
+}
+
+void mv_emit_var(Module &m, GlobalVariable *gv, unsigned decl_flags)
+{
+	LLVMContext &c = m.getContext();
+	Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
+	unsigned flags = (decl_flags & MV_DECL_SIGNED ? MV_VAR_SIGNED : 0) |
+			 (decl_flags & MV_DECL_TRACKED ? MV_VAR_TRACKED : 0);
+	unsigned width = m.getDataLayout().getTypeAllocSize(gv->getValueType());
+	Constant *init = ConstantStruct::getAnon({ gv, cstring(m, gv->getName()),
+		ConstantInt::get(i32, width), ConstantInt::get(i32, flags),
+		ConstantInt::get(i64, 0) });
+	record(m, init, MV_SECTION_VAR, ".mv.var");
+}
+
+void mv_emit_function(Module &m, Function &f, unsigned pad,
+		      const std::vector<mv_record> &records)
+{
+	LLVMContext &c = m.getContext();
+	Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
+	PointerType *ptr = PointerType::getUnqual(c);
+	std::vector<Constant *> variants;
+	for (const mv_record &r : records) {
+		std::vector<Constant *> guards;
+		for (const mv_range &g : r.guards)
+			guards.push_back(ConstantStruct::getAnon({ g.sw,
+				ConstantInt::get(i64, g.low), ConstantInt::get(i64, g.high) }));
+		auto *arr = ConstantArray::get(ArrayType::get(guards[0]->getType(), guards.size()),
+					       guards);
+		auto *gv = record(m, arr, ".data.rel.ro.multiverse", ".mv.guards");
+		variants.push_back(ConstantStruct::getAnon({ r.body, gv,
+			ConstantInt::get(i32, guards.size()), ConstantInt::get(i32, 0) }));
+	}
+	Constant *table = ConstantPointerNull::get(ptr);
+	if (!variants.empty())
+		table = record(m, ConstantArray::get(ArrayType::get(variants[0]->getType(),
+			variants.size()), variants), ".data.rel.ro.multiverse", ".mv.variants");
+	Constant *entry = ConstantExpr::getGetElementPtr(Type::getInt8Ty(c), &f,
+		ConstantInt::get(i64, pad));
+	Constant *init = ConstantStruct::getAnon({ &f, cstring(m, f.getName()), entry, table,
+		ConstantInt::get(i32, variants.size()),
+		ConstantInt::get(i32, pad ? MV_FN_ENTRY_AFTER_PAD : 0) });
+	record(m, init, MV_SECTION_FN, ".mv.fn");
+}
+
+/* Registration early, so that user constructors may commit already;
+ * unregistration late, after the module's own destructors. */
+void mv_emit_registration(Module &m)
+{
+	LLVMContext &c = m.getContext();
+	Type *i32 = Type::getInt32Ty(c);
+	PointerType *ptr = PointerType::getUnqual(c);
+	FunctionType *reg = FunctionType::get(i32, { i32, i32, ptr, ptr, ptr, ptr, ptr, ptr }, false);
+	const char *names[] = { "__multiverse_register_module", "__multiverse_unregister_module" };
+	for (int k = 0; k < 2; k++) {
+		Function *f = Function::Create(FunctionType::get(Type::getVoidTy(c), false),
+					       GlobalValue::InternalLinkage,
+					       k ? "multiverse.unregister" : "multiverse.register", m);
+		IRBuilder<> b(BasicBlock::Create(c, "", f));
+		b.CreateCall(m.getOrInsertFunction(names[k], reg), {
+			ConstantInt::get(i32, MV_DESCRIPTOR_VERSION), ConstantInt::get(i32, machine(m)),
+			bound(m, "__start_" MV_SECTION_VAR), bound(m, "__stop_" MV_SECTION_VAR),
+			bound(m, "__start_" MV_SECTION_FN), bound(m, "__stop_" MV_SECTION_FN),
+			bound(m, "__start_" MV_SECTION_SITE), bound(m, "__stop_" MV_SECTION_SITE) });
+		b.CreateRetVoid();
+		if (k)
+			appendToGlobalDtors(m, f, 101);
+		else
+			appendToGlobalCtors(m, f, 101);
+	}
+}

@@ -1,0 +1,140 @@
+/*
+ * At the end of LLVM's pipeline: variants whose optimized bodies are the
+ * same (FunctionComparator) become one, and its guards the union of
+ * theirs.  Guards are coalesced into ranges only where the values are
+ * adjacent, because a range must never claim a value no variant was
+ * compiled for (as in gcc/merge.cc).  Then the linkages specialize.cpp
+ * replaced come back, and the functions' descriptors are emitted.
+ */
+#include "multiverse.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/FunctionComparator.h"
+
+using namespace llvm;
+
+namespace {
+
+int64_t value(const Metadata *m)
+{
+	return mdconst::extract<ConstantInt>(m)->getSExtValue();
+}
+
+/* Two records that differ in one switch only, where one's range ends
+ * right before the other's starts, become one. */
+bool coalesce(mv_record &a, const mv_record &b, bool is_unsigned(GlobalVariable *))
+{
+	size_t diff = a.guards.size();
+	for (size_t i = 0; i < a.guards.size(); i++) {
+		const mv_range &x = a.guards[i], &y = b.guards[i];
+		if (x.sw != y.sw)
+			return false;
+		if (x.low == y.low && x.high == y.high)
+			continue;
+		if (diff != a.guards.size())
+			return false;
+		diff = i;
+	}
+	if (diff == a.guards.size())
+		return true;                     /* the same guard twice */
+	mv_range &x = a.guards[diff];
+	const mv_range &y = b.guards[diff];
+	bool u = is_unsigned(x.sw);
+	auto next = [u](int64_t v, int64_t w) {
+		return u ? (uint64_t)v != UINT64_MAX && (uint64_t)v + 1 == (uint64_t)w
+			 : v != INT64_MAX && v + 1 == w;
+	};
+	if (next(x.high, y.low)) {
+		x.high = y.high;
+		return true;
+	}
+	if (next(y.high, x.low)) {
+		x.low = y.low;
+		return true;
+	}
+	return false;
+}
+
+std::vector<mv_record> coalesced(std::vector<mv_record> rs, bool is_unsigned(GlobalVariable *))
+{
+	for (bool changed = true; changed; ) {
+		changed = false;
+		for (size_t i = 0; i < rs.size() && !changed; i++)
+			for (size_t j = i + 1; j < rs.size() && !changed; j++)
+				if (rs[i].body == rs[j].body && coalesce(rs[i], rs[j], is_unsigned)) {
+					rs.erase(rs.begin() + j);
+					changed = true;
+				}
+	}
+	return rs;
+}
+
+Module *current;
+
+bool unsigned_switch(GlobalVariable *sw)
+{
+	/* The switch's descriptor says; it is in this module's __multiverse_var
+	 * records, whose flags specialize.cpp took from the declaration. */
+	for (GlobalVariable &g : current->globals())
+		if (g.hasSection() && g.getSection() == "__multiverse_var" && g.hasInitializer())
+			if (auto *c = dyn_cast<ConstantStruct>(g.getInitializer()))
+				if (c->getOperand(0) == sw)
+					return !(cast<ConstantInt>(c->getOperand(3))->getZExtValue() & 1);
+	return false;
+}
+
+} // namespace
+
+PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
+{
+	for (Function &f : m) {
+		Attribute a = f.getFnAttribute(MV_LINKAGE_ATTR);
+		if (!a.isValid())
+			continue;
+		unsigned l;
+		if (!a.getValueAsString().getAsInteger(10, l))
+			f.setLinkage((GlobalValue::LinkageTypes)l);
+		f.removeFnAttr(MV_LINKAGE_ATTR);
+	}
+	NamedMDNode *list = m.getNamedMetadata(MV_VARIANTS_MD);
+	if (!list)
+		return PreservedAnalyses::all();
+	current = &m;
+	GlobalNumberState numbers;
+	for (MDNode *entry : list->operands()) {
+		auto *generic = mdconst::dyn_extract_or_null<Function>(entry->getOperand(0));
+		if (!generic)
+			continue;
+		unsigned pad = value(entry->getOperand(1));
+		std::vector<mv_record> records;
+		std::vector<Function *> bodies;
+		for (unsigned i = 2; i < entry->getNumOperands(); i++) {
+			auto *v = cast<MDNode>(entry->getOperand(i));
+			auto *body = mdconst::dyn_extract_or_null<Function>(v->getOperand(0));
+			if (!body)
+				continue;
+			/* the first body that compares equal stands for this one */
+			for (Function *other : bodies)
+				if (FunctionComparator(other, body, &numbers).compare() == 0) {
+					body->replaceAllUsesWith(other);
+					body->eraseFromParent();
+					body = other;
+					break;
+				}
+			if (std::find(bodies.begin(), bodies.end(), body) == bodies.end())
+				bodies.push_back(body);
+			mv_record r{ body, {} };
+			for (unsigned k = 1; k + 1 < v->getNumOperands(); k += 2) {
+				auto *sw = mdconst::dyn_extract_or_null<GlobalVariable>(v->getOperand(k));
+				int64_t val = value(v->getOperand(k + 1));
+				r.guards.push_back({ sw, val, val });
+			}
+			records.push_back(r);
+		}
+		mv_emit_function(m, *generic, pad, coalesced(records, unsigned_switch));
+	}
+	list->eraseFromParent();
+	return PreservedAnalyses::none();
+}

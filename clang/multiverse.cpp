@@ -1,0 +1,87 @@
+/*
+ * Multiverse Clang plugin: compiles one specialized variant of each
+ * function marked __attribute__((multiverse)) per combination of the
+ * values of the multiverse switches it reads, and records the
+ * descriptors the runtime library needs to bind the switches by binary
+ * patching.  The same language and descriptor format as the GCC plugin
+ * (gcc/multiverse.cc).
+ *
+ * Usage:
+ *   clang-19 -fplugin=multiverse-clang.so [-fplugin-arg-multiverse-max-variants=N] ...
+ * or the multiverse-clang wrapper, which also adds the header and runtime.
+ * The one -fplugin loads everything: the attribute, the IR passes (added
+ * to LLVM's pipeline from here) and the AsmPrinter hook.
+ *
+ * Example:
+ *   __attribute__((multiverse)) int config_smp;
+ *   __attribute__((multiverse)) void spin_irq_lock(spinlock_t *l)
+ *   {
+ *       if (config_smp) ...
+ *   }
+ */
+#include "multiverse.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+
+using namespace clang;
+
+namespace {
+
+struct Action : PluginASTAction {
+	unsigned max_variants = 64;
+
+	std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, StringRef) override
+	{
+		if (ci.getCodeGenOpts().PrepareForLTO || ci.getCodeGenOpts().PrepareForThinLTO) {
+			DiagnosticsEngine &d = ci.getDiagnostics();
+			d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
+				<< "'-flto' is not supported: the plugin runs only at compile "
+				   "time and link-time optimization would compile code without "
+				   "it; build without '-flto'";
+		}
+		unsigned cap = max_variants;
+		ci.getCodeGenOpts().PassBuilderCallbacks.push_back([cap](llvm::PassBuilder &pb) {
+			pb.registerPipelineStartEPCallback(
+				[cap](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
+					MultiverseSpecialize s;
+					s.max_variants = cap;
+					mpm.addPass(std::move(s));
+				});
+			pb.registerOptimizerLastEPCallback(
+				[](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
+					mpm.addPass(MultiverseFinish());
+				});
+		});
+		mv_hook_asm_printers();
+		return std::make_unique<ASTConsumer>();
+	}
+
+	bool ParseArgs(const CompilerInstance &ci, const std::vector<std::string> &args) override
+	{
+		DiagnosticsEngine &d = ci.getDiagnostics();
+		for (const std::string &a : args) {
+			StringRef s(a);
+			unsigned n;
+			if (s.consume_front("max-variants=") && !s.getAsInteger(10, n) &&
+			    n >= 1 && n <= 100000) {
+				max_variants = n;
+				continue;
+			}
+			d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
+				<< ("bad plugin argument '" + a + "'; the only argument is "
+				    "'max-variants=N' (1 to 100000)");
+			return false;
+		}
+		return true;
+	}
+
+	ActionType getActionType() override { return AddBeforeMainAction; }
+};
+
+FrontendPluginRegistry::Add<Action> registered("multiverse",
+	"Multiverse: specialize functions on the values of switches");
+
+} // namespace

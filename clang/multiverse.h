@@ -1,0 +1,78 @@
+/*
+ * What the Clang front end's files share.  The pieces, in the order a
+ * unit meets them:
+ *   attribute.cpp   the attribute and its diagnostics (Clang's Sema);
+ *   specialize.cpp  at the start of LLVM's pipeline: variants, and the
+ *                   generics and variants protected from IPO;
+ *   merge.cpp       at the end of the pipeline: identical variants merged,
+ *                   protection lifted, descriptors emitted
+ *                   (descriptors.cpp);
+ *   sites.cpp       in the AsmPrinter: the entry NOP and the call sites.
+ */
+#ifndef MULTIVERSE_CLANG_H
+#define MULTIVERSE_CLANG_H
+
+#include "llvm/IR/PassManager.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llvm { class Function; class GlobalVariable; class Module; }
+
+/* mv_decl.flags */
+#define MV_DECL_SIGNED  0x1u
+#define MV_DECL_TRACKED 0x2u
+#define MV_DECL_VALUES  0x4u
+
+/* A declaration with the attribute, by IR name (attribute.cpp). */
+struct mv_decl {
+	bool function;
+	unsigned flags;                 /* MV_DECL_* (switches) */
+	std::vector<int64_t> values;    /* with MV_DECL_VALUES */
+};
+extern std::map<std::string, mv_decl> mv_declared;
+
+/* The function attribute that marks a generic for sites.cpp, with the
+ * length of the landing pad its entry NOP must follow. */
+#define MV_GENERIC_ATTR "multiverse-generic"
+
+struct MultiverseSpecialize : llvm::PassInfoMixin<MultiverseSpecialize> {
+	unsigned max_variants = 64;
+	llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+	static bool isRequired() { return true; }
+};
+
+struct MultiverseFinish : llvm::PassInfoMixin<MultiverseFinish> {
+	llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+	static bool isRequired() { return true; }
+};
+
+/* The named metadata through which specialize.cpp hands merge.cpp the
+ * variants: per generic !{generic, pad, !{body, sw, value, sw, value...}...}. */
+#define MV_VARIANTS_MD "multiverse.variants"
+/* The saved linkage of a generic or variant while it is weak_odr. */
+#define MV_LINKAGE_ATTR "multiverse-linkage"
+
+struct mv_range {
+	llvm::GlobalVariable *sw;
+	int64_t low, high;
+};
+
+struct mv_record {
+	llvm::Function *body;
+	std::vector<mv_range> guards;
+};
+
+/* descriptors.cpp */
+unsigned mv_pad_length(llvm::Module &m);
+void mv_emit_var(llvm::Module &m, llvm::GlobalVariable *gv, unsigned decl_flags);
+void mv_emit_function(llvm::Module &m, llvm::Function &f, unsigned pad,
+		      const std::vector<mv_record> &records);
+void mv_emit_registration(llvm::Module &m);
+
+/* sites.cpp */
+void mv_hook_asm_printers(void);
+
+#endif

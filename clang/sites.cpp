@@ -1,0 +1,191 @@
+/*
+ * Machine level, where a pass plugin has no hook of its own: every
+ * target's AsmPrinter is wrapped (TargetRegistry::RegisterAsmPrinter) so
+ * that it carries one more handler, which sees each instruction just
+ * before it is emitted.  That is the final code: after branch folding,
+ * tail duplication and every other pass that can move, copy or drop a
+ * call.  The handler
+ *   - plants the entry NOP of each generic: its first instruction, after
+ *     the landing pad (endbr64) if it has one, and checks that the pad is
+ *     the one specialize.cpp recorded in the descriptor;
+ *   - labels every call and tail call to a multiversed function just
+ *     before its first byte, and at the end of the module writes the
+ *     labels and callees into __multiverse_site (common/descriptor.h);
+ *   - declares that each generic clobbers every register the ABI lets
+ *     it, for interprocedural register allocation.
+ * It works the same with the integrated assembler and with -S.
+ */
+#include "multiverse.h"
+#include "descriptor.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/CodeGen/AsmPrinter.h"
+#include "llvm/CodeGen/DebugHandlerBase.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/MachineOperand.h"
+#include "llvm/CodeGen/RegisterUsageInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCSectionELF.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+struct Site {
+	MCSymbol *label;
+	const GlobalValue *callee;
+};
+
+class SiteRecorder : public DebugHandlerBase {
+	AsmPrinter *ap;       /* DebugHandlerBase's Asm stays unset (beginModule) */
+	std::vector<Site> sites;
+	const MachineFunction *mf = nullptr;
+	bool want_entry = false;
+	bool registers = false;   /* the unit has multiverse.register */
+	unsigned pad = 0, seen_pad = 0;
+
+	/* Interprocedural register allocation (-mllvm -enable-ipra) lets
+	 * callers compiled after a function keep values in the registers it
+	 * leaves alone.  A variant may clobber others, so the generic's
+	 * record says it clobbers all that the ABI allows. */
+	void declare_abi_clobbers()
+	{
+		auto *usage = ap->getAnalysisIfAvailable<PhysicalRegisterUsageInfo>();
+		if (!usage)
+			return;
+		const TargetRegisterInfo *tri = mf->getSubtarget().getRegisterInfo();
+		const uint32_t *mask = tri->getCallPreservedMask(*mf,
+			mf->getFunction().getCallingConv());
+		if (mask)
+			usage->storeUpdateRegUsageInfo(mf->getFunction(), ArrayRef<uint32_t>(mask,
+				MachineOperand::getRegMaskSize(tri->getNumRegs())));
+	}
+
+	void plant_entry(const MachineInstr *mi)
+	{
+		StringRef name = mf->getSubtarget().getInstrInfo()->getName(mi->getOpcode());
+		if (name == "ENDBR64") {
+			seen_pad = 4;
+			return;
+		}
+		want_entry = false;
+		if (seen_pad != pad) {
+			mf->getFunction().getContext().emitError(
+				"multiverse: the landing pad of '" + mf->getName() +
+				"' is not the one its descriptor records");
+			return;
+		}
+		if (mf->getTarget().getTargetTriple().getArch() == Triple::aarch64)
+			ap->OutStreamer->emitIntValue(0xd503201f, 4);   /* nop */
+		else
+			ap->OutStreamer->emitBytes(StringRef("\x0f\x1f\x44\x00\x00", 5));
+	}
+
+public:
+	SiteRecorder(AsmPrinter *a) : DebugHandlerBase(a), ap(a) {}
+	/* None of the base's debug-information work: with Asm unset it
+	 * calls skippedNonDebugFunction() at the start of each function. */
+	void beginModule(Module *m) override
+	{
+		Asm = nullptr;
+		registers = m->getFunction("multiverse.register") != nullptr;
+	}
+	/* A new function starts: its first instruction sets the state up.
+	 * (MachineFunctions are freed after each function, so a new one
+	 * may have the last one's address.) */
+	void skippedNonDebugFunction() override { mf = nullptr; }
+	void beginFunctionImpl(const MachineFunction *) override { mf = nullptr; }
+	void endFunctionImpl(const MachineFunction *) override {}
+	void endInstruction() override {}
+
+	void beginInstruction(const MachineInstr *mi) override
+	{
+		if (mi->getMF() != mf) {
+			mf = mi->getMF();
+			Attribute a = mf->getFunction().getFnAttribute(MV_GENERIC_ATTR);
+			want_entry = a.isValid() && !mf->getFunction().isDeclaration();
+			seen_pad = 0;
+			if (want_entry)
+				declare_abi_clobbers();
+			if (want_entry && a.getValueAsString().getAsInteger(10, pad))
+				pad = 0;
+		}
+		if (mi->isMetaInstruction() || mi->isPosition())
+			return;
+		if (want_entry)
+			plant_entry(mi);
+		if (!mi->isCall())
+			return;
+		for (const MachineOperand &op : mi->operands()) {
+			if (!op.isGlobal())
+				continue;
+			const auto *f = dyn_cast<Function>(op.getGlobal());
+			if (!f || !f->hasFnAttribute(MV_GENERIC_ATTR))
+				continue;
+			MCSymbol *label = ap->OutContext.createTempSymbol("mv_site", true);
+			ap->OutStreamer->emitLabel(label);
+			sites.push_back({ label, f });
+			return;
+		}
+	}
+
+	/* Written, if empty, by every unit that registers: its constructor
+	 * refers to the section's bounds. */
+	void endModule() override
+	{
+		if (!registers)
+			return;
+		MCStreamer &out = *ap->OutStreamer;
+		out.pushSection();
+		out.switchSection(ap->OutContext.getELFSection(MV_SECTION_SITE,
+			ELF::SHT_PROGBITS, ELF::SHF_ALLOC | ELF::SHF_WRITE));
+		out.emitValueToAlignment(Align(8));
+		for (const Site &s : sites) {
+			out.emitSymbolValue(s.label, 8);
+			out.emitSymbolValue(ap->getSymbol(s.callee), 8);
+		}
+		out.popSection();
+	}
+};
+
+/* The targets' own AsmPrinter constructors, called by ours. */
+Target originals[2];
+unsigned n_originals;
+
+template <unsigned I>
+AsmPrinter *with_sites(TargetMachine &tm, std::unique_ptr<MCStreamer> &&s)
+{
+	AsmPrinter *ap = originals[I].createAsmPrinter(tm, std::move(s));
+	if (ap)
+		ap->addDebugHandler(std::make_unique<SiteRecorder>(ap));
+	return ap;
+}
+
+const Target::AsmPrinterCtorTy ours[] = { with_sites<0>, with_sites<1> };
+
+} // namespace
+
+void mv_hook_asm_printers(void)
+{
+	if (n_originals)
+		return;
+	for (const Target &t : TargetRegistry::targets()) {
+		StringRef name = t.getName();
+		if ((name == "x86-64" || name == "aarch64") && n_originals < 2) {
+			originals[n_originals] = t;
+			TargetRegistry::RegisterAsmPrinter(const_cast<Target &>(t), ours[n_originals]);
+			n_originals++;
+		}
+	}
+}

@@ -1,0 +1,288 @@
+/*
+ * At the start of LLVM's pipeline, before any optimization: one clone of
+ * each multiversed function per combination of the values of the
+ * switches it reads, with each read replaced by the constant, so that
+ * the optimizer shapes every variant as it would an #ifdef build.
+ *
+ * It also
+ *   - protects the generic and the variants: noinline for the generic,
+ *     and for both a weak_odr linkage during optimization (merge.cpp
+ *     restores theirs), so that no IPO pass (IPSCCP, argument promotion,
+ *     dead argument elimination, function attribute inference) lets a
+ *     caller rely on anything of their bodies but the ABI;
+ *   - emits the switches' descriptors and the module's registration
+ *     (descriptors.cpp), and hands the variants and their guards to
+ *     merge.cpp through named metadata.
+ */
+#include "multiverse.h"
+#include "descriptor.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <map>
+#include <set>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+struct Switch {
+	GlobalVariable *gv;
+	unsigned flags;               /* MV_DECL_* */
+	std::vector<int64_t> values;  /* explicit ones */
+};
+
+struct Guard { GlobalVariable *sw; int64_t value; };
+
+struct Variant {
+	Function *body;
+	std::vector<Guard> guards;
+};
+
+std::map<GlobalValue *, Switch> switches;
+std::vector<Function *> functions;
+
+/* The declarations attribute.cpp recorded, as this module has them. */
+void read_declared(Module &m)
+{
+	switches.clear();
+	functions.clear();
+	for (auto &[name, d] : mv_declared) {
+		GlobalValue *gv = m.getNamedValue(name);
+		if (!gv)
+			continue;
+		if (auto *f = dyn_cast<Function>(gv)) {
+			if (d.function)
+				functions.push_back(f);
+		} else if (auto *v = dyn_cast<GlobalVariable>(gv); v && !d.function) {
+			switches[v] = Switch{ v, d.flags, d.values };
+		}
+	}
+}
+
+unsigned width_of(GlobalVariable *gv)
+{
+	return gv->getParent()->getDataLayout().getTypeAllocSize(gv->getValueType());
+}
+
+/* A value as the descriptors carry it: sign- or zero-extended from the
+ * switch's width. */
+int64_t normalize(const Switch &s, int64_t v)
+{
+	unsigned bits = width_of(s.gv) * 8;
+	if (bits >= 64)
+		return v;
+	uint64_t mask = (1ull << bits) - 1, u = (uint64_t)v & mask;
+	if ((s.flags & MV_DECL_SIGNED) && (u >> (bits - 1)))
+		return (int64_t)(u | ~mask);
+	return (int64_t)u;
+}
+
+/* The values to compile f for: the explicit ones, or 0, 1 and those f
+ * compares the switch with (and the neighbour across a relational test). */
+std::vector<int64_t> domain(const Switch &s, Function &f)
+{
+	std::set<int64_t> d;
+	if (s.flags & MV_DECL_VALUES) {
+		for (int64_t v : s.values)
+			d.insert(normalize(s, v));
+		return { d.begin(), d.end() };
+	}
+	d.insert(0);
+	d.insert(1);
+	auto value = [&](const ConstantInt *c) {
+		return normalize(s, (s.flags & MV_DECL_SIGNED) ? c->getSExtValue()
+							: (int64_t)c->getZExtValue());
+	};
+	std::vector<Value *> reads;
+	for (Instruction &i : instructions(f))
+		if (auto *load = dyn_cast<LoadInst>(&i))
+			if (load->getPointerOperand() == s.gv)
+				reads.push_back(load);
+	/* The switch's value, also through conversions of it. */
+	for (size_t k = 0; k < reads.size(); k++)
+		for (User *u : reads[k]->users()) {
+			if (isa<CastInst>(u)) {
+				reads.push_back(u);
+			} else if (auto *cmp = dyn_cast<ICmpInst>(u)) {
+				auto *c = dyn_cast<ConstantInt>(cmp->getOperand(cmp->getOperand(0) == reads[k]));
+				if (!c || c->getBitWidth() > 64)
+					continue;
+				int64_t v = value(c);
+				d.insert(v);
+				if (cmp->isRelational()) {
+					d.insert(normalize(s, v + 1));
+					d.insert(normalize(s, v - 1));
+				}
+			} else if (auto *sw = dyn_cast<SwitchInst>(u)) {
+				for (auto &c : sw->cases())
+					if (c.getCaseValue()->getBitWidth() <= 64)
+						d.insert(value(c.getCaseValue()));
+			} else if (auto *b = dyn_cast<BinaryOperator>(u)) {
+				if (b->getOpcode() != Instruction::And)
+					continue;
+				if (auto *c = dyn_cast<ConstantInt>(b->getOperand(b->getOperand(0) == reads[k])))
+					if (c->getBitWidth() <= 64)
+						d.insert(value(c));
+			}
+		}
+	return { d.begin(), d.end() };
+}
+
+/* Whether f uses gv other than by reading it whole: a write, an
+ * address taken.  f is then not specialized for it. */
+bool only_read(Function &f, GlobalVariable *gv)
+{
+	for (User *u : gv->users()) {
+		auto *i = dyn_cast<Instruction>(u);
+		if (!i) {
+			for (User *uu : u->users())          /* constant expressions */
+				if (auto *ii = dyn_cast<Instruction>(uu); ii && ii->getFunction() == &f)
+					return false;
+			continue;
+		}
+		if (i->getFunction() != &f)
+			continue;
+		auto *load = dyn_cast<LoadInst>(i);
+		if (!load || load->getPointerOperand() != gv || load->isVolatile() ||
+		    !load->isSimple())
+			return false;
+	}
+	return true;
+}
+
+std::vector<GlobalVariable *> switches_read(Function &f)
+{
+	std::vector<GlobalVariable *> out;
+	for (Instruction &i : instructions(f))
+		if (auto *load = dyn_cast<LoadInst>(&i))
+			if (auto *gv = dyn_cast<GlobalVariable>(load->getPointerOperand()))
+				if (switches.count(gv) && !(switches[gv].flags & MV_DECL_TRACKED) &&
+				    std::find(out.begin(), out.end(), gv) == out.end() &&
+				    load->getType()->isIntegerTy() && only_read(f, gv))
+					out.push_back(gv);
+	return out;
+}
+
+std::vector<Variant> specialize(Function &f, unsigned cap)
+{
+	std::vector<GlobalVariable *> vars = switches_read(f);
+	std::vector<std::vector<int64_t>> doms;
+	size_t total = 1;
+	for (GlobalVariable *v : vars) {
+		doms.push_back(domain(switches[v], f));
+		total *= doms.back().size();
+		if (total > cap)
+			break;
+	}
+	std::vector<Variant> out;
+	if (vars.empty())
+		return out;
+	if (total > cap) {
+		f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
+			DiagnosticLocation(f.getSubprogram()), "multiverse: '" + f.getName() +
+			"' would need more than " + Twine(cap) + " variants; it keeps only "
+			"its generic"));
+		return out;
+	}
+	for (size_t n = 0; n < total; n++) {
+		Variant v;
+		ValueToValueMapTy map;
+		Function *c = CloneFunction(&f, map);
+		c->setName(f.getName() + ".multiverse." + std::to_string(n));
+		c->setLinkage(GlobalValue::InternalLinkage);
+		c->setVisibility(GlobalValue::DefaultVisibility);
+		c->setComdat(nullptr);
+		c->removeFnAttr(Attribute::NoInline);
+		size_t rest = n;
+		for (size_t k = 0; k < vars.size(); k++) {
+			int64_t value = doms[k][rest % doms[k].size()];
+			rest /= doms[k].size();
+			v.guards.push_back({ vars[k], value });
+			std::vector<LoadInst *> loads;
+			for (Instruction &i : instructions(*c))
+				if (auto *load = dyn_cast<LoadInst>(&i))
+					if (load->getPointerOperand() == vars[k])
+						loads.push_back(load);
+			for (LoadInst *load : loads) {
+				auto *t = cast<IntegerType>(load->getType());
+				load->replaceAllUsesWith(ConstantInt::get(t, (uint64_t)value, true));
+				load->eraseFromParent();
+			}
+		}
+		v.body = c;
+		out.push_back(v);
+	}
+	return out;
+}
+
+/* weak_odr until merge.cpp restores the linkage: no IPO pass lets callers
+ * rely on a definition that the linker might replace. */
+void protect(Function &f)
+{
+	f.addFnAttr(MV_LINKAGE_ATTR, std::to_string(f.getLinkage()));
+	f.setLinkage(GlobalValue::WeakODRLinkage);
+}
+
+Metadata *md(Module &m, int64_t v)
+{
+	return ConstantAsMetadata::get(ConstantInt::get(Type::getInt64Ty(m.getContext()), v));
+}
+
+} // namespace
+
+PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
+{
+	read_declared(m);
+	if (switches.empty() && functions.empty())
+		return PreservedAnalyses::all();
+	for (auto &s : switches)
+		if (!s.second.gv->isDeclaration())
+			mv_emit_var(m, s.second.gv, s.second.flags);
+	NamedMDNode *list = m.getOrInsertNamedMetadata(MV_VARIANTS_MD);
+	unsigned pad = mv_pad_length(m);
+	for (Function *f : functions) {
+		if (f->isDeclaration()) {
+			/* defined elsewhere: its calls here are sites all the same */
+			f->addFnAttr(MV_GENERIC_ATTR, "0");
+			continue;
+		}
+		if (f->hasFnAttribute(Attribute::AlwaysInline)) {
+			/* from an earlier declaration, which Sema had not merged
+			 * yet when it saw the attribute */
+			m.getContext().diagnose(DiagnosticInfoUnsupported(*f, "multiverse: '" +
+				f->getName() + "' is 'always_inline'; a multiversed function is "
+				"never inlined, so that commit can redirect every call to it",
+				DiagnosticLocation(f->getSubprogram()), DS_Error));
+			f->removeFnAttr(Attribute::AlwaysInline);
+		}
+		std::vector<Variant> vs = specialize(*f, max_variants);
+		f->addFnAttr(Attribute::NoInline);
+		f->addFnAttr(MV_GENERIC_ATTR, std::to_string(pad));
+		if (!f->hasSection())
+			f->setSection((".text.multiverse." + f->getName()).str());
+		protect(*f);
+		std::vector<Metadata *> entry = { ValueAsMetadata::get(f), md(m, pad) };
+		for (Variant &v : vs) {
+			protect(*v.body);
+			std::vector<Metadata *> r = { ValueAsMetadata::get(v.body) };
+			for (Guard &g : v.guards) {
+				r.push_back(ValueAsMetadata::get(g.sw));
+				r.push_back(md(m, normalize(switches[g.sw], g.value)));
+			}
+			entry.push_back(MDTuple::get(m.getContext(), r));
+		}
+		list->addOperand(MDTuple::get(m.getContext(), entry));
+	}
+	mv_emit_registration(m);
+	return PreservedAnalyses::none();
+}

@@ -1,0 +1,31 @@
+/* Objects from GCC and from Clang in one program: one commit binds the
+ * functions and call sites of both, and one revert restores both. */
+#include "check.h"
+#include "shared.h"
+
+int main(void)
+{
+	mode = 1;
+	CHECK_EQ(multiverse_commit(), 2);
+	CHECK_EQ(multiverse_is_committed(from_gcc), 1);
+	CHECK_EQ(multiverse_is_committed(from_clang), 1);
+	/* The sites in the other compiler's object are bound.  (Each answer
+	 * of multiverse_info_fn() is read before the next call.) */
+	const struct mv_info_fn *fi = multiverse_info_fn(from_gcc);
+	CHECK(fi && fi->n_sites == 1 && fi->n_sites_skipped == 0 && fi->active != fi->generic);
+	fi = multiverse_info_fn(from_clang);
+	CHECK(fi && fi->n_sites == 1 && fi->n_sites_skipped == 0 && fi->active != fi->generic);
+	mode = 0;               /* bound: no effect until the next commit */
+	CHECK_EQ(call_from_gcc(2), 2006);
+	CHECK_EQ(call_from_clang(2), 1010);
+	CHECK_EQ(multiverse_commit(), 2);
+	CHECK_EQ(call_from_gcc(2), 2005);
+	CHECK_EQ(call_from_clang(2), 1007);
+	CHECK(multiverse_revert() >= 2);
+	CHECK_EQ(multiverse_is_committed(from_gcc), 0);
+	CHECK_EQ(multiverse_is_committed(from_clang), 0);
+	mode = 1;
+	CHECK_EQ(call_from_gcc(2), 2006);
+	CHECK_EQ(call_from_clang(2), 1010);
+	CHECK_DONE();
+}
