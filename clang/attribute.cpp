@@ -12,6 +12,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
+#include "clang/Basic/TargetInfo.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
 
@@ -23,8 +24,10 @@ namespace {
  * be mangled further, or its C name. */
 std::string ir_name(const NamedDecl *d)
 {
+	/* Clang marks a label "\1" only where C names get a prefix */
 	if (const auto *label = d->getAttr<AsmLabelAttr>())
-		return "\1" + label->getLabel().str();
+		return (d->getASTContext().getTargetInfo().getUserLabelPrefix()[0] ? "\1" : "") +
+		       label->getLabel().str();
 	return d->getName().str();
 }
 
@@ -130,6 +133,11 @@ struct MultiverseAttr : ParsedAttrInfo {
 		 * values, as 64-bit values (sign- or zero-extended). */
 		unsigned flags = 0;
 		SmallVector<int64_t, 8> values;
+		if (A.getNumArgs() && !V) {
+			error(S, A.getLoc(), "multiverse: a function takes no arguments in "
+			      "the attribute");
+			return AttributeNotApplied;
+		}
 		bool in_values = false;
 		SmallVector<Expr *, 8> given;
 		for (unsigned i = 0; i < A.getNumArgs(); i++) {
@@ -175,11 +183,6 @@ struct MultiverseAttr : ParsedAttrInfo {
 				return AttributeNotApplied;
 			}
 			values.push_back(v.isSigned() ? v.getSExtValue() : (int64_t)v.getZExtValue());
-		}
-		if ((flags || !values.empty()) && !V) {
-			error(S, A.getLoc(), "multiverse: a function takes no arguments in "
-			      "the attribute");
-			return AttributeNotApplied;
 		}
 		if ((flags & MV_DECL_VALUES) && values.empty()) {
 			error(S, A.getLoc(), "multiverse: \"values\" needs at least one value");

@@ -30,7 +30,10 @@ Constant *cstring(Module &m, StringRef s)
 
 GlobalVariable *record(Module &m, Constant *init, StringRef section, const Twine &name)
 {
-	auto *gv = new GlobalVariable(m, init->getType(), true, GlobalValue::PrivateLinkage,
+	/* writable, as the sections are (gcc/descriptors.cc): a read-only
+	 * record would make LLVM give the section other flags than the
+	 * empty one emitted below */
+	auto *gv = new GlobalVariable(m, init->getType(), false, GlobalValue::PrivateLinkage,
 				      init, name);
 	gv->setSection(section);
 	gv->setAlignment(Align(8));
@@ -57,14 +60,11 @@ Constant *bound(Module &m, const char *name)
 
 } // namespace
 
-unsigned mv_pad_length(Module &m)
+/* The endbr64 that -fcf-protection puts first in f (not with nocf_check). */
+unsigned mv_pad_length(Module &m, Function &f)
 {
-	if (Triple(m.getTargetTriple()).getArch() == Triple::x86_64) {
-		auto *flag = mdconst::extract_or_null<ConstantInt>(
-			m.getModuleFlag("cf-protection-branch"));
-		return flag && !flag->isZero() ? 4 : 0;
-	}
-	return 0;
+	auto *flag = mdconst::extract_or_null<ConstantInt>(m.getModuleFlag("cf-protection-branch"));
+	return flag && !flag->isZero() && !f.doesNoCfCheck() ? 4 : 0;
 }
 
 void mv_emit_var(Module &m, GlobalVariable *gv, unsigned decl_flags)
@@ -135,4 +135,8 @@ void mv_emit_registration(Module &m)
 		else
 			appendToGlobalCtors(m, f, 101);
 	}
+	/* The constructor names every section's bounds: each must exist in
+	 * the module, if empty (the sites' is written by sites.cpp). */
+	m.appendModuleInlineAsm(".pushsection " MV_SECTION_VAR ",\"aw\"\n.balign 8\n.popsection\n"
+				".pushsection " MV_SECTION_FN ",\"aw\"\n.balign 8\n.popsection");
 }

@@ -9,9 +9,13 @@
 #include "multiverse.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/FunctionComparator.h"
+
+#include <set>
 
 using namespace llvm;
 
@@ -24,7 +28,7 @@ int64_t value(const Metadata *m)
 
 /* Two records that differ in one switch only, where one's range ends
  * right before the other's starts, become one. */
-bool coalesce(mv_record &a, const mv_record &b, bool is_unsigned(GlobalVariable *))
+bool coalesce(mv_record &a, const mv_record &b, const std::set<GlobalVariable *> &is_unsigned)
 {
 	size_t diff = a.guards.size();
 	for (size_t i = 0; i < a.guards.size(); i++) {
@@ -41,7 +45,7 @@ bool coalesce(mv_record &a, const mv_record &b, bool is_unsigned(GlobalVariable 
 		return true;                     /* the same guard twice */
 	mv_range &x = a.guards[diff];
 	const mv_range &y = b.guards[diff];
-	bool u = is_unsigned(x.sw);
+	bool u = is_unsigned.count(x.sw);
 	auto next = [u](int64_t v, int64_t w) {
 		return u ? (uint64_t)v != UINT64_MAX && (uint64_t)v + 1 == (uint64_t)w
 			 : v != INT64_MAX && v + 1 == w;
@@ -57,7 +61,8 @@ bool coalesce(mv_record &a, const mv_record &b, bool is_unsigned(GlobalVariable 
 	return false;
 }
 
-std::vector<mv_record> coalesced(std::vector<mv_record> rs, bool is_unsigned(GlobalVariable *))
+std::vector<mv_record> coalesced(std::vector<mv_record> rs,
+				 const std::set<GlobalVariable *> &is_unsigned)
 {
 	for (bool changed = true; changed; ) {
 		changed = false;
@@ -71,18 +76,14 @@ std::vector<mv_record> coalesced(std::vector<mv_record> rs, bool is_unsigned(Glo
 	return rs;
 }
 
-Module *current;
-
-bool unsigned_switch(GlobalVariable *sw)
+/* An instruction at the top of the generic's entry block, so that the
+ * entry NOP (sites.cpp) never lands after a label that a branch inside
+ * the function could reach. */
+void anchor_entry(Function &f)
 {
-	/* The switch's descriptor says; it is in this module's __multiverse_var
-	 * records, whose flags specialize.cpp took from the declaration. */
-	for (GlobalVariable &g : current->globals())
-		if (g.hasSection() && g.getSection() == "__multiverse_var" && g.hasInitializer())
-			if (auto *c = dyn_cast<ConstantStruct>(g.getInitializer()))
-				if (c->getOperand(0) == sw)
-					return !(cast<ConstantInt>(c->getOperand(3))->getZExtValue() & 1);
-	return false;
+	LLVMContext &c = f.getContext();
+	auto *asm_ = InlineAsm::get(FunctionType::get(Type::getVoidTy(c), false), "", "", true);
+	CallInst::Create(asm_, "", f.getEntryBlock().getFirstInsertionPt());
 }
 
 } // namespace
@@ -101,7 +102,6 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 	NamedMDNode *list = m.getNamedMetadata(MV_VARIANTS_MD);
 	if (!list)
 		return PreservedAnalyses::all();
-	current = &m;
 	GlobalNumberState numbers;
 	for (MDNode *entry : list->operands()) {
 		auto *generic = mdconst::dyn_extract_or_null<Function>(entry->getOperand(0));
@@ -110,6 +110,7 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 		unsigned pad = value(entry->getOperand(1));
 		std::vector<mv_record> records;
 		std::vector<Function *> bodies;
+		std::set<GlobalVariable *> is_unsigned;
 		for (unsigned i = 2; i < entry->getNumOperands(); i++) {
 			auto *v = cast<MDNode>(entry->getOperand(i));
 			auto *body = mdconst::dyn_extract_or_null<Function>(v->getOperand(0));
@@ -126,14 +127,23 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 			if (std::find(bodies.begin(), bodies.end(), body) == bodies.end())
 				bodies.push_back(body);
 			mv_record r{ body, {} };
-			for (unsigned k = 1; k + 1 < v->getNumOperands(); k += 2) {
+			bool complete = true;
+			for (unsigned k = 1; k + 2 < v->getNumOperands(); k += 3) {
 				auto *sw = mdconst::dyn_extract_or_null<GlobalVariable>(v->getOperand(k));
+				if (!sw) {
+					complete = false;   /* cannot be: its record keeps it */
+					break;
+				}
 				int64_t val = value(v->getOperand(k + 1));
+				if (value(v->getOperand(k + 2)))
+					is_unsigned.insert(sw);
 				r.guards.push_back({ sw, val, val });
 			}
-			records.push_back(r);
+			if (complete && !r.guards.empty())
+				records.push_back(r);
 		}
-		mv_emit_function(m, *generic, pad, coalesced(records, unsigned_switch));
+		anchor_entry(*generic);
+		mv_emit_function(m, *generic, pad, coalesced(records, is_unsigned));
 	}
 	list->eraseFromParent();
 	return PreservedAnalyses::none();

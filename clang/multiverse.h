@@ -50,7 +50,7 @@ struct MultiverseFinish : llvm::PassInfoMixin<MultiverseFinish> {
 };
 
 /* The named metadata through which specialize.cpp hands merge.cpp the
- * variants: per generic !{generic, pad, !{body, sw, value, sw, value...}...}. */
+ * variants: per generic !{generic, pad, !{body, (sw, value, unsigned)...}...}. */
 #define MV_VARIANTS_MD "multiverse.variants"
 /* The saved linkage of a generic or variant while it is weak_odr. */
 #define MV_LINKAGE_ATTR "multiverse-linkage"
@@ -66,7 +66,7 @@ struct mv_record {
 };
 
 /* descriptors.cpp */
-unsigned mv_pad_length(llvm::Module &m);
+unsigned mv_pad_length(llvm::Module &m, llvm::Function &f);
 void mv_emit_var(llvm::Module &m, llvm::GlobalVariable *gv, unsigned decl_flags);
 void mv_emit_function(llvm::Module &m, llvm::Function &f, unsigned pad,
 		      const std::vector<mv_record> &records);

@@ -72,6 +72,12 @@ class SiteRecorder : public DebugHandlerBase {
 				MachineOperand::getRegMaskSize(tri->getNumRegs())));
 	}
 
+	void fail(const Twine &what)
+	{
+		mf->getFunction().getContext().emitError("multiverse: '" + mf->getName() +
+			"': " + what + "; please report this as a bug");
+	}
+
 	void plant_entry(const MachineInstr *mi)
 	{
 		StringRef name = mf->getSubtarget().getInstrInfo()->getName(mi->getOpcode());
@@ -80,12 +86,12 @@ class SiteRecorder : public DebugHandlerBase {
 			return;
 		}
 		want_entry = false;
-		if (seen_pad != pad) {
-			mf->getFunction().getContext().emitError(
-				"multiverse: the landing pad of '" + mf->getName() +
-				"' is not the one its descriptor records");
-			return;
-		}
+		if (seen_pad != pad)
+			return fail("its landing pad is not the one its descriptor records");
+		/* before any label a branch could reach (merge.cpp anchors an
+		 * instruction there) */
+		if (mi->getParent() != &mf->front() || !mf->front().pred_empty())
+			return fail("its first instruction is not in a block no branch reaches");
 		if (mf->getTarget().getTargetTriple().getArch() == Triple::aarch64)
 			ap->OutStreamer->emitIntValue(0xd503201f, 4);   /* nop */
 		else
@@ -100,12 +106,21 @@ public:
 	{
 		Asm = nullptr;
 		registers = m->getFunction("multiverse.register") != nullptr;
+		sites.clear();
+		mf = nullptr;
 	}
 	/* A new function starts: its first instruction sets the state up.
 	 * (MachineFunctions are freed after each function, so a new one
 	 * may have the last one's address.) */
-	void skippedNonDebugFunction() override { mf = nullptr; }
-	void beginFunctionImpl(const MachineFunction *) override { mf = nullptr; }
+	void skippedNonDebugFunction() override { next_function(); }
+	void beginFunctionImpl(const MachineFunction *) override { next_function(); }
+
+	void next_function()
+	{
+		if (mf && want_entry)
+			fail("it has no instruction to put the entry NOP before");
+		mf = nullptr;
+	}
 	void endFunctionImpl(const MachineFunction *) override {}
 	void endInstruction() override {}
 
@@ -125,7 +140,11 @@ public:
 			return;
 		if (want_entry)
 			plant_entry(mi);
-		if (!mi->isCall())
+		/* Conditional tail calls (jcc rel32), which LLVM forms at -Os,
+		 * are not recorded: the runtime patches calls and jumps only.
+		 * Such a call still reaches the variant, through the generic's
+		 * entry. */
+		if (!mi->isCall() || mi->isConditionalBranch())
 			return;
 		for (const MachineOperand &op : mi->operands()) {
 			if (!op.isGlobal())
@@ -133,6 +152,12 @@ public:
 			const auto *f = dyn_cast<Function>(op.getGlobal());
 			if (!f || !f->hasFnAttribute(MV_GENERIC_ATTR))
 				continue;
+			/* A jump to a local symbol of the same section may be
+			 * assembled to 2 bytes, too short to reach a variant:
+			 * only the generic's own section holds it, so only the
+			 * generic's tail calls to itself are such. */
+			if (f == &mf->getFunction() && f->hasLocalLinkage())
+				return;
 			MCSymbol *label = ap->OutContext.createTempSymbol("mv_site", true);
 			ap->OutStreamer->emitLabel(label);
 			sites.push_back({ label, f });
@@ -182,7 +207,7 @@ void mv_hook_asm_printers(void)
 		return;
 	for (const Target &t : TargetRegistry::targets()) {
 		StringRef name = t.getName();
-		if ((name == "x86-64" || name == "aarch64") && n_originals < 2) {
+		if (name == "x86-64" && n_originals < 2) {
 			originals[n_originals] = t;
 			TargetRegistry::RegisterAsmPrinter(const_cast<Target &>(t), ours[n_originals]);
 			n_originals++;

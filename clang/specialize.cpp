@@ -15,17 +15,14 @@
  *     merge.cpp through named metadata.
  */
 #include "multiverse.h"
-#include "descriptor.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
-#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <map>
 #include <set>
@@ -120,8 +117,8 @@ std::vector<int64_t> domain(const Switch &s, Function &f)
 				int64_t v = value(c);
 				d.insert(v);
 				if (cmp->isRelational()) {
-					d.insert(normalize(s, v + 1));
-					d.insert(normalize(s, v - 1));
+					d.insert(normalize(s, (int64_t)((uint64_t)v + 1)));
+					d.insert(normalize(s, (int64_t)((uint64_t)v - 1)));
 				}
 			} else if (auto *sw = dyn_cast<SwitchInst>(u)) {
 				for (auto &c : sw->cases())
@@ -140,21 +137,24 @@ std::vector<int64_t> domain(const Switch &s, Function &f)
 
 /* Whether f uses gv other than by reading it whole: a write, an
  * address taken.  f is then not specialized for it. */
+bool used_in(Function &f, User *u)
+{
+	if (auto *i = dyn_cast<Instruction>(u))
+		return i->getFunction() == &f;
+	for (User *uu : u->users())                  /* constant expressions */
+		if (used_in(f, uu))
+			return true;
+	return false;
+}
+
 bool only_read(Function &f, GlobalVariable *gv)
 {
 	for (User *u : gv->users()) {
-		auto *i = dyn_cast<Instruction>(u);
-		if (!i) {
-			for (User *uu : u->users())          /* constant expressions */
-				if (auto *ii = dyn_cast<Instruction>(uu); ii && ii->getFunction() == &f)
-					return false;
+		if (!used_in(f, u))
 			continue;
-		}
-		if (i->getFunction() != &f)
-			continue;
-		auto *load = dyn_cast<LoadInst>(i);
-		if (!load || load->getPointerOperand() != gv || load->isVolatile() ||
-		    !load->isSimple())
+		auto *load = dyn_cast<LoadInst>(u);
+		if (!load || load->getPointerOperand() != gv || !load->isSimple() ||
+		    load->getType() != gv->getValueType())
 			return false;
 	}
 	return true;
@@ -168,7 +168,7 @@ std::vector<GlobalVariable *> switches_read(Function &f)
 			if (auto *gv = dyn_cast<GlobalVariable>(load->getPointerOperand()))
 				if (switches.count(gv) && !(switches[gv].flags & MV_DECL_TRACKED) &&
 				    std::find(out.begin(), out.end(), gv) == out.end() &&
-				    load->getType()->isIntegerTy() && only_read(f, gv))
+				    gv->getValueType()->isIntegerTy() && only_read(f, gv))
 					out.push_back(gv);
 	return out;
 }
@@ -187,6 +187,15 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 	std::vector<Variant> out;
 	if (vars.empty())
 		return out;
+	for (BasicBlock &b : f)
+		if (b.hasAddressTaken()) {
+			/* a label's address in a table of static storage would
+			 * still lead a variant into the generic's code */
+			f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
+				DiagnosticLocation(f.getSubprogram()), "multiverse: '" + f.getName() +
+				"' cannot be specialized: it takes the address of a label"));
+			return out;
+		}
 	if (total > cap) {
 		f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
 			DiagnosticLocation(f.getSubprogram()), "multiverse: '" + f.getName() +
@@ -202,7 +211,6 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 		c->setLinkage(GlobalValue::InternalLinkage);
 		c->setVisibility(GlobalValue::DefaultVisibility);
 		c->setComdat(nullptr);
-		c->removeFnAttr(Attribute::NoInline);
 		size_t rest = n;
 		for (size_t k = 0; k < vars.size(); k++) {
 			int64_t value = doms[k][rest % doms[k].size()];
@@ -245,11 +253,15 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 	read_declared(m);
 	if (switches.empty() && functions.empty())
 		return PreservedAnalyses::all();
-	for (auto &s : switches)
-		if (!s.second.gv->isDeclaration())
-			mv_emit_var(m, s.second.gv, s.second.flags);
+	if (Triple(m.getTargetTriple()).getArch() != Triple::x86_64) {
+		m.getContext().emitError("multiverse: the Clang plugin supports x86-64 only "
+					 "so far; build this unit with multiverse-gcc");
+		return PreservedAnalyses::all();
+	}
+	/* Records for the switches defined here and those the guards name
+	 * (which also keeps a declared one from being dropped). */
+	std::set<GlobalVariable *> referenced;
 	NamedMDNode *list = m.getOrInsertNamedMetadata(MV_VARIANTS_MD);
-	unsigned pad = mv_pad_length(m);
 	for (Function *f : functions) {
 		if (f->isDeclaration()) {
 			/* defined elsewhere: its calls here are sites all the same */
@@ -266,6 +278,7 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 			f->removeFnAttr(Attribute::AlwaysInline);
 		}
 		std::vector<Variant> vs = specialize(*f, max_variants);
+		unsigned pad = mv_pad_length(m, *f);
 		f->addFnAttr(Attribute::NoInline);
 		f->addFnAttr(MV_GENERIC_ATTR, std::to_string(pad));
 		if (!f->hasSection())
@@ -278,11 +291,16 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 			for (Guard &g : v.guards) {
 				r.push_back(ValueAsMetadata::get(g.sw));
 				r.push_back(md(m, normalize(switches[g.sw], g.value)));
+				r.push_back(md(m, !(switches[g.sw].flags & MV_DECL_SIGNED)));
+				referenced.insert(g.sw);
 			}
 			entry.push_back(MDTuple::get(m.getContext(), r));
 		}
 		list->addOperand(MDTuple::get(m.getContext(), entry));
 	}
+	for (auto &s : switches)
+		if (!s.second.gv->isDeclaration() || referenced.count(s.second.gv))
+			mv_emit_var(m, s.second.gv, s.second.flags);
 	mv_emit_registration(m);
 	return PreservedAnalyses::none();
 }
