@@ -50,10 +50,7 @@ $(B)/multiverse-clang.so: $(CLANG_OBJ)
 
 $(B)/multiverse-clang: common/multiverse-cc.in
 	@mkdir -p $(B)
-	sed -e 's|@NAME@|multiverse-clang|' -e 's|@CC@|$(notdir $(CLANG))|' \
-	    -e 's|@PLUGIN@|$(abspath $(B))/multiverse-clang.so|' \
-	    -e 's|@INCLUDE@|$(abspath include)|' -e 's|@LIBDIR@|$(abspath $(B))|g' $< > $@
-	chmod +x $@
+	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B)),$@)
 
 $(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) common/descriptor.h
 	@mkdir -p $(B)
@@ -87,13 +84,15 @@ $(B)/libmultiverse.a: $(RUNTIME_OBJ)
 $(B)/libmultiverse.so: $(RUNTIME_OBJ)
 	$(CC) -shared -Wl,-soname,libmultiverse.so -o $@ $^
 
-# The build-tree wrapper points at build/; the installed one at PREFIX.
+# A wrapper from the template: $(call wrapper,NAME,CC,PLUGIN,INCLUDE,LIBDIR,OUT).
+# The build-tree wrappers point at build/; the installed ones at PREFIX.
+wrapper = sed -e 's|@NAME@|$(1)|' -e 's|@CC@|$(2)|' -e 's|@PLUGIN@|$(3)|' \
+	      -e 's|@INCLUDE@|$(4)|' -e 's|@LIBDIR@|$(5)|g' common/multiverse-cc.in > $(6) && \
+	  chmod 755 $(6)
+
 $(B)/multiverse-gcc: common/multiverse-cc.in
 	@mkdir -p $(B)
-	sed -e 's|@NAME@|multiverse-gcc|' -e 's|@CC@|$(CC)|' \
-	    -e 's|@PLUGIN@|$(abspath $(B))/multiverse.so|' \
-	    -e 's|@INCLUDE@|$(abspath include)|' -e 's|@LIBDIR@|$(abspath $(B))|g' $< > $@
-	chmod +x $@
+	$(call wrapper,multiverse-gcc,$(CC),$(abspath $(B))/multiverse.so,$(abspath include),$(abspath $(B)),$@)
 
 # install: this compiler's pieces.  The plugin and runtime go to LIBDIR, a
 # subfolder per cross target (install-aarch64 below), so that several
@@ -107,21 +106,13 @@ install: all $(if $(WITH_CLANG),install-clang)
 	install -m 644 $(B)/libmultiverse.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(B)/libmultiverse.so $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(B)/multiverse.so $(DESTDIR)$(LIBDIR)/
-	sed -e 's|@NAME@|$(WRAPPER)|' -e 's|@CC@|$(CC)|' \
-	    -e 's|@PLUGIN@|$(LIBDIR)/multiverse.so|' \
-	    -e 's|@INCLUDE@|$(PREFIX)/include|' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    common/multiverse-cc.in > $(DESTDIR)$(PREFIX)/bin/$(WRAPPER)
-	chmod 755 $(DESTDIR)$(PREFIX)/bin/$(WRAPPER)
+	$(call wrapper,$(WRAPPER),$(CC),$(LIBDIR)/multiverse.so,$(PREFIX)/include,$(LIBDIR),$(DESTDIR)$(PREFIX)/bin/$(WRAPPER))
 
 # The Clang plugin and wrapper beside GCC's, when they were built.
 install-clang: $(B)/multiverse-clang.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)
 	install -m 755 $(B)/multiverse-clang.so $(DESTDIR)$(LIBDIR)/
-	sed -e 's|@NAME@|multiverse-clang|' -e 's|@CC@|$(notdir $(CLANG))|' \
-	    -e 's|@PLUGIN@|$(LIBDIR)/multiverse-clang.so|' \
-	    -e 's|@INCLUDE@|$(PREFIX)/include|' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    common/multiverse-cc.in > $(DESTDIR)$(PREFIX)/bin/multiverse-clang
-	chmod 755 $(DESTDIR)$(PREFIX)/bin/multiverse-clang
+	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(LIBDIR)/multiverse-clang.so,$(PREFIX)/include,$(LIBDIR),$(DESTDIR)$(PREFIX)/bin/multiverse-clang)
 
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
