@@ -12,6 +12,7 @@
 #include "text.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 
 void __multiverse_fault(int kind, long n, int keep_failing);
@@ -133,6 +134,7 @@ static void rollback_over_stuck(int alone)
  * or the next call that swaps a table waits for it forever. */
 static sigjmp_buf worker_env;
 static volatile sig_atomic_t jumps;
+static atomic_int worker_ready;         /* worker_env is set */
 
 static void jump_away(int sig)
 {
@@ -145,6 +147,7 @@ static void *trapping_worker(void *arg)
 {
 	(void)arg;
 	sigsetjmp(worker_env, 1);
+	atomic_store(&worker_ready, 1);
 	while (!atomic_load(&stop))
 		call_f(3);
 	return NULL;
@@ -158,6 +161,10 @@ static void jumps_out_of_trap(void)
 	signal(SIGUSR1, jump_away);
 	atomic_store(&stop, 0);
 	pthread_create(&t, NULL, trapping_worker, NULL);
+	/* no jump before there is somewhere to jump to: on a slow machine
+	 * the first signal could otherwise beat sigsetjmp() */
+	while (!atomic_load(&worker_ready))
+		sched_yield();
 	sel = 1;
 	__multiverse_fault(F_WRITE, 2, 1);     /* every batch fails: stuck */
 	multiverse_commit();
