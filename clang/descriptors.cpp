@@ -71,8 +71,7 @@ void mv_emit_var(Module &m, GlobalVariable *gv, unsigned decl_flags)
 {
 	LLVMContext &c = m.getContext();
 	Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
-	unsigned flags = (decl_flags & MV_DECL_SIGNED ? MV_VAR_SIGNED : 0) |
-			 (decl_flags & MV_DECL_TRACKED ? MV_VAR_TRACKED : 0);
+	unsigned flags = decl_flags & MV_DECL_SIGNED ? MV_VAR_SIGNED : 0;
 	unsigned width = m.getDataLayout().getTypeAllocSize(gv->getValueType());
 	Constant *init = ConstantStruct::getAnon({ gv, cstring(m, gv->getName()),
 		ConstantInt::get(i32, width), ConstantInt::get(i32, flags),

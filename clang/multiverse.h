@@ -23,7 +23,6 @@ namespace llvm { class Function; class GlobalVariable; class Module; }
 
 /* mv_decl.flags */
 #define MV_DECL_SIGNED  0x1u
-#define MV_DECL_TRACKED 0x2u
 #define MV_DECL_VALUES  0x4u
 
 /* A declaration with the attribute, by IR name (attribute.cpp). */

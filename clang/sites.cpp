@@ -1,10 +1,10 @@
 /*
- * Machine level, where a pass plugin has no hook of its own: every
- * target's AsmPrinter is wrapped (TargetRegistry::RegisterAsmPrinter) so
- * that it carries one more handler, which sees each instruction just
- * before it is emitted.  That is the final code: after branch folding,
- * tail duplication and every other pass that can move, copy or drop a
- * call.  The handler
+ * Machine level, where a pass plugin has no hook of its own: x86-64's
+ * AsmPrinter (the one target supported so far) is wrapped
+ * (TargetRegistry::RegisterAsmPrinter) so that it carries one more
+ * handler, which sees each instruction just before it is emitted.
+ * That is the final code: after branch folding, tail duplication and
+ * every other pass that can move, copy or drop a call.  The handler
  *   - plants the entry NOP of each generic: its first instruction, after
  *     the landing pad (endbr64) if it has one, and checks that the pad is
  *     the one specialize.cpp recorded in the descriptor;
@@ -92,10 +92,7 @@ class SiteRecorder : public DebugHandlerBase {
 		 * instruction there) */
 		if (mi->getParent() != &mf->front() || !mf->front().pred_empty())
 			return fail("its first instruction is not in a block no branch reaches");
-		if (mf->getTarget().getTargetTriple().getArch() == Triple::aarch64)
-			ap->OutStreamer->emitIntValue(0xd503201f, 4);   /* nop */
-		else
-			ap->OutStreamer->emitBytes(StringRef("\x0f\x1f\x44\x00\x00", 5));
+		ap->OutStreamer->emitBytes(StringRef("\x0f\x1f\x44\x00\x00", 5));   /* nopl */
 	}
 
 public:
@@ -184,33 +181,29 @@ public:
 	}
 };
 
-/* The targets' own AsmPrinter constructors, called by ours. */
-Target originals[2];
-unsigned n_originals;
+/* x86-64's own AsmPrinter constructor, called by ours (the only target
+ * the plugin supports so far; specialize.cpp rejects the others). */
+Target x86_64;
+bool hooked;
 
-template <unsigned I>
 AsmPrinter *with_sites(TargetMachine &tm, std::unique_ptr<MCStreamer> &&s)
 {
-	AsmPrinter *ap = originals[I].createAsmPrinter(tm, std::move(s));
+	AsmPrinter *ap = x86_64.createAsmPrinter(tm, std::move(s));
 	if (ap)
 		ap->addDebugHandler(std::make_unique<SiteRecorder>(ap));
 	return ap;
 }
 
-const Target::AsmPrinterCtorTy ours[] = { with_sites<0>, with_sites<1> };
-
 } // namespace
 
 void mv_hook_asm_printers(void)
 {
-	if (n_originals)
+	if (hooked)
 		return;
-	for (const Target &t : TargetRegistry::targets()) {
-		StringRef name = t.getName();
-		if (name == "x86-64" && n_originals < 2) {
-			originals[n_originals] = t;
-			TargetRegistry::RegisterAsmPrinter(const_cast<Target &>(t), ours[n_originals]);
-			n_originals++;
+	for (const Target &t : TargetRegistry::targets())
+		if (t.getName() == StringRef("x86-64")) {
+			x86_64 = t;
+			TargetRegistry::RegisterAsmPrinter(const_cast<Target &>(t), with_sites);
+			hooked = true;
 		}
-	}
 }

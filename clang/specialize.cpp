@@ -166,7 +166,7 @@ std::vector<GlobalVariable *> switches_read(Function &f)
 	for (Instruction &i : instructions(f))
 		if (auto *load = dyn_cast<LoadInst>(&i))
 			if (auto *gv = dyn_cast<GlobalVariable>(load->getPointerOperand()))
-				if (switches.count(gv) && !(switches[gv].flags & MV_DECL_TRACKED) &&
+				if (switches.count(gv) &&
 				    std::find(out.begin(), out.end(), gv) == out.end() &&
 				    gv->getValueType()->isIntegerTy() && only_read(f, gv))
 					out.push_back(gv);
