@@ -34,19 +34,21 @@ WITH_CLANG  := $(if $(and $(CLANG),$(LLVM_CONFIG),$(wildcard /usr/lib/llvm-19/in
 CLANG_SRC   := $(wildcard clang/*.cpp)
 CLANG_HDR   := $(wildcard clang/*.h)
 CLANG_OBJ   := $(patsubst clang/%.cpp,$(B)/clang/%.o,$(CLANG_SRC))
+CLANGXX     := $(CLANG:clang-19=clang++-19)
 # NDEBUG as LLVM's release build: some LLVM classes change layout without it.
-CXXFLAGS_CL  = -DNDEBUG -std=c++17 -O2 -g -Wall -fPIC -fno-rtti -Icommon \
-               $(shell $(LLVM_CONFIG) --cxxflags)
+# (llvm-config asked once, and only when there is one.)
+CXXFLAGS_CL := -DNDEBUG -std=c++17 -O2 -g -Wall -fPIC -fno-rtti -Icommon \
+               $(if $(WITH_CLANG),$(shell $(LLVM_CONFIG) --cxxflags))
 
 all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/libmultiverse.so $(B)/multiverse-gcc \
      $(if $(WITH_CLANG),$(B)/multiverse-clang.so $(B)/multiverse-clang)
 
 $(B)/clang/%.o: clang/%.cpp $(CLANG_HDR) common/descriptor.h
 	@mkdir -p $(dir $@)
-	$(CLANG:clang-19=clang++-19) $(CXXFLAGS_CL) -c -o $@ $<
+	$(CLANGXX) $(CXXFLAGS_CL) -c -o $@ $<
 
 $(B)/multiverse-clang.so: $(CLANG_OBJ)
-	$(CLANG:clang-19=clang++-19) -shared -o $@ $^
+	$(CLANGXX) -shared -o $@ $^
 
 $(B)/multiverse-clang: common/multiverse-cc.in
 	@mkdir -p $(B)
