@@ -45,8 +45,8 @@ static int refers_to(const struct mv_site *s, int via_switch)
  *   - a linker's veneer (AArch64, a callee out of bl's reach) jumps to
  *     the generic;
  *   - the plugin's stub for a call through a function-pointer switch
- *     (AArch64) jumps through the switch, or through a GOT slot that
- *     holds the switch's address.
+ *     (GCC on AArch64, Clang) jumps through the switch, or through a GOT
+ *     slot that holds the switch's address.
  */
 static int via_trampoline(struct mv_site *s, int via_switch)
 {

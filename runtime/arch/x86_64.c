@@ -330,17 +330,40 @@ int mv_arch_emulate(const uint8_t *insn, size_t len, uintptr_t addr,
 }
 
 /*
- * The only trampolines on x86-64 are PLT entries as the GNU linker writes
- * them: jmp *slot(%rip), optionally after endbr64 (.plt.sec with IBT) and
- * with a bnd prefix (MPX).
+ * The trampolines a direct call may reach on x86-64:
+ *   a PLT entry as the GNU linker writes it: jmp *slot(%rip), optionally
+ *   after endbr64 (.plt.sec with IBT) and with a bnd prefix (MPX);
+ *   the Clang front end's stub for a function-pointer switch sw
+ *   (clang/fnptr.cpp): jmp *sw(%rip), or for a switch in another module
+ *       movq sw@GOTPCREL(%rip), %r11; jmp *(%r11)
+ *   which the linker relaxes, when sw binds locally, to
+ *       leaq sw(%rip), %r11; jmp *(%r11)    or    movq $sw, %r11; jmp *(%r11)
  */
 int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 		       struct mv_tramp *t)
 {
+	static const uint8_t mov_got_r11[] = { 0x4c, 0x8b, 0x1d },
+			     lea_r11[] = { 0x4c, 0x8d, 0x1d },
+			     mov_imm_r11[] = { 0x49, 0xc7, 0xc3 },
+			     jmp_r11[] = { 0x41, 0xff, 0x23 };
 	const uint8_t *p = code;
 
 	if (avail < MV_ARCH_TRAMP_MAX)
 		return -1;
+	if (match(p + 7, jmp_r11, sizeof jmp_r11)) {
+		uintptr_t rip_target = addr + 7 + (intptr_t)get32(p + 3);
+		if (match(p, mov_got_r11, 3)) {
+			t->kind = MV_TRAMP_SLOT2;
+			t->slot = rip_target;
+			return 0;
+		}
+		if (match(p, lea_r11, 3) || match(p, mov_imm_r11, 3)) {
+			t->kind = MV_TRAMP_SLOT;
+			t->slot = p[1] == 0x8d ? rip_target : (uintptr_t)(intptr_t)get32(p + 3);
+			return 0;
+		}
+		return -1;
+	}
 	if (match(p, endbr64, sizeof endbr64))
 		p += sizeof endbr64;
 	if (*p == 0xf2)                                 /* bnd */
