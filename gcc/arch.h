@@ -9,6 +9,7 @@
 #include "gcc-compat.h"
 
 #include <map>
+#include <string>
 #include <vector>
 
 /* ELF e_machine of the target, passed to the runtime with the records. */
@@ -46,13 +47,25 @@ void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs);
  * through a pointer (the GOT), if any. */
 tree mv_switch_read_by(rtx mem);
 
+/* stubs.cc: the stub of the function-pointer switch sw, as a symbol to
+ * call instead of calling through sw; created on first use. */
+rtx mv_stub_symbol(tree sw);
+/* Remembers that sym, which the fnptr-call pass put into a call, stands
+ * for the multiversed function fn. */
+void mv_note_call_symbol(rtx sym, tree fn);
 /* What a symbol the fnptr-call pass put into a call stands for (a
  * function-pointer switch, for a stub; a multiversed function), or
  * NULL_TREE for any other symbol. */
-tree mv_arch_call_symbol(rtx sym);
+tree mv_call_symbol(rtx sym);
+/* Writes the unit's stubs, after its code. */
+void mv_write_stubs(FILE *out);
 
-/* Writes what the unit needs after its code (the stubs). */
-void mv_arch_finish_unit(FILE *out);
+/* Writes the stub called name of the switch var (through its GOT entry
+ * if got): alignment, the label, code that jumps to the address stored
+ * in var, without touching any register that carries an argument or a
+ * value the callee may rely on. */
+void mv_arch_write_stub(FILE *out, const std::string &name, const std::string &var,
+			bool got);
 
 /* For a call or tail call insn to the multiversed function callee: the
  * symbol to call instead so that the assembler keeps the site's

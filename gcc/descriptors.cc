@@ -202,5 +202,5 @@ void mv_emit_descriptors(void *, void *)
 		if (TREE_ASM_WRITTEN(f.decl) && f.entry_label)
 			emit_function(f);
 	emit_sites();
-	mv_arch_finish_unit(out);
+	mv_write_stubs(out);
 }

@@ -32,7 +32,7 @@ tree call_target(rtx_insn *insn)
 	rtx addr = XEXP(XEXP(call, 0), 0);
 	if (GET_CODE(addr) == SYMBOL_REF) {
 		tree d = SYMBOL_REF_DECL(addr);
-		if (tree t = mv_arch_call_symbol(addr))
+		if (tree t = mv_call_symbol(addr))
 			return t;
 		return d && mv_is_function(d) ? d : NULL_TREE;
 	}

@@ -76,45 +76,6 @@ rtx mv_arch_site_target(rtx_insn *, tree)
 
 namespace {
 
-/* The unit's stubs: switch -> stub declaration, in creation order. */
-std::map<tree, tree> stub_of;
-std::map<tree, tree> switch_of;
-std::vector<tree> stubs;
-
-/* The symbols the pass put into calls, by name: what each stands for. */
-std::map<std::string, tree> call_symbols;
-
-std::string asm_name(tree decl)
-{
-	return targetm.strip_name_encoding(
-		IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
-}
-
-/* The symbol a call through switch sw goes to instead. */
-rtx stub_symbol(tree sw)
-{
-	tree stub = stub_of[sw];
-	if (!stub) {
-		std::string name = asm_name(sw) + ".mvcall";
-		stub = build_decl(DECL_SOURCE_LOCATION(sw), FUNCTION_DECL,
-				  get_identifier(name.c_str()),
-				  TREE_TYPE(TREE_TYPE(sw)));
-		DECL_ARTIFICIAL(stub) = 1;
-		TREE_PUBLIC(stub) = 0;
-		DECL_EXTERNAL(stub) = 1;
-		mv_keep(stub);
-		mv_keep(sw);
-		stub_of[sw] = stub;
-		switch_of[stub] = sw;
-		stubs.push_back(stub);
-	}
-	rtx sym = gen_rtx_SYMBOL_REF(Pmode, ggc_strdup(asm_name(stub).c_str()));
-	SYMBOL_REF_FLAGS(sym) |= SYMBOL_FLAG_FUNCTION | SYMBOL_FLAG_LOCAL;
-	SET_SYMBOL_REF_DECL(sym, stub);
-	call_symbols[asm_name(stub)] = sw;
-	return sym;
-}
-
 /* A symbol for a direct call of the multiversed function fn.  It carries
  * no declaration, so that -fno-plt does not turn it back into a load from
  * the GOT. */
@@ -122,8 +83,7 @@ rtx direct_symbol(rtx orig, tree fn)
 {
 	rtx sym = gen_rtx_SYMBOL_REF(Pmode, XSTR(orig, 0));
 	SYMBOL_REF_FLAGS(sym) = SYMBOL_REF_FLAGS(orig) & SYMBOL_FLAG_FUNCTION;
-	call_symbols[XSTR(orig, 0)] = fn;
-	mv_keep(fn);
+	mv_note_call_symbol(sym, fn);
 	return sym;
 }
 
@@ -151,37 +111,25 @@ void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 		return;
 	}
 	tree var = mv_switch_read_by(src);
-	if (var && !validate_change(call, addr, stub_symbol(var), 0))
+	if (var && !validate_change(call, addr, mv_stub_symbol(var), 0))
 		warning_at(INSN_LOCATION(call), 0,
 			   "this call through multiverse function "
 			   "pointer %qD cannot be made patchable; it "
 			   "stays indirect after commit", var);
 }
 
-tree mv_arch_call_symbol(rtx sym)
+/* x16 is the register the procedure call standard gives veneers and
+ * stubs (IP0). */
+void mv_arch_write_stub(FILE *out, const std::string &name, const std::string &var,
+			bool got)
 {
-	auto s = call_symbols.find(XSTR(sym, 0));
-	return s == call_symbols.end() ? NULL_TREE : s->second;
-}
-
-/* The stubs, after the unit's code.  A switch another module may define
- * is reached through its GOT entry, as GCC itself would load it. */
-void mv_arch_finish_unit(FILE *out)
-{
-	for (tree stub : stubs) {
-		tree sw = switch_of[stub];
-		std::string name = asm_name(stub), var = asm_name(sw);
-		bool got = flag_pic && !targetm.binds_local_p(sw);
-
-		fprintf(out, "\t.text\n\t.p2align 2\n\t.type\t%s, %%function\n%s:\n",
-			name.c_str(), name.c_str());
-		if (got)
-			fprintf(out, "\tadrp\tx16, :got:%s\n"
-				"\tldr\tx16, [x16, :got_lo12:%s]\n"
-				"\tldr\tx16, [x16]\n", var.c_str(), var.c_str());
-		else
-			fprintf(out, "\tadrp\tx16, %s\n"
-				"\tldr\tx16, [x16, :lo12:%s]\n", var.c_str(), var.c_str());
-		fprintf(out, "\tbr\tx16\n\t.size\t%s, .-%s\n", name.c_str(), name.c_str());
-	}
+	fprintf(out, "\t.p2align 2\n%s:\n", name.c_str());
+	if (got)
+		fprintf(out, "\tadrp\tx16, :got:%s\n"
+			"\tldr\tx16, [x16, :got_lo12:%s]\n"
+			"\tldr\tx16, [x16]\n", var.c_str(), var.c_str());
+	else
+		fprintf(out, "\tadrp\tx16, %s\n"
+			"\tldr\tx16, [x16, :lo12:%s]\n", var.c_str(), var.c_str());
+	fprintf(out, "\tbr\tx16\n");
 }

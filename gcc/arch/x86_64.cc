@@ -9,7 +9,11 @@
  * 2-byte instruction that cannot become a 5-byte direct call.  The pass
  * rewrites the call to go through the switch in memory (call *fp(%rip),
  * 6 bytes), which commit turns into a direct call of the same length.
- * The pointer is then read at the call, which is when C reads it too.
+ * A switch that position-independent code reaches through the GOT is
+ * called through its stub instead (gcc/stubs.cc):
+ *       call fp.mvcall         fp.mvcall:  movq fp@GOTPCREL(%rip), %r11
+ *                                          jmp  *(%r11)
+ * The pointer is read at the call, which is when C reads it too.
  *
  * Tail calls stay 5 bytes long.  Gas shortens `jmp f` to a 2-byte jmp when
  * f binds locally and lies in the caller's section: a generic's tail call
@@ -98,26 +102,18 @@ rtx long_jump_target(rtx_insn *insn, tree callee)
 
 void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 {
-	static std::set<std::pair<tree, tree>> warned;  /* per function */
-	unsigned r = REGNO(*addr);
-	auto srcs = defs.srcs.find(r);
-
-	if (srcs == defs.srcs.end())
+	rtx load = defs.single_src(REGNO(*addr));
+	if (!load)
 		return;
-	for (rtx src : srcs->second) {
-		tree var = fnptr_switch_behind(src);
-		if (var && warned.insert({ current_function_decl, var }).second)
-			warning_at(INSN_LOCATION(call), 0,
-				   "calls through multiverse function pointer "
-				   "%qD go through the GOT in position-independent "
-				   "code and stay indirect after commit; declare it "
-				   "%<static%> or with hidden visibility", var);
+	tree var = NULL_TREE;
+	rtx form = NULL_RTX;
+	if (is_fnptr_switch_mem(load)) {
+		var = SYMBOL_REF_DECL(XEXP(load, 0));
+		form = copy_rtx(load);
+	} else if ((var = fnptr_switch_behind(load))) {
+		form = mv_stub_symbol(var);
 	}
-	rtx load = defs.single_src(r);
-	if (!load || !is_fnptr_switch_mem(load))
-		return;
-	tree var = SYMBOL_REF_DECL(XEXP(load, 0));
-	if (!validate_change(call, addr, copy_rtx(load), 0))
+	if (var && !validate_change(call, addr, form, 0))
 		warning_at(INSN_LOCATION(call), 0,
 			   "this call through multiverse function "
 			   "pointer %qD cannot be made patchable; it "
@@ -129,12 +125,17 @@ rtx mv_arch_site_target(rtx_insn *insn, tree callee)
 	return long_jump_target(insn, callee);
 }
 
-/* Calls through switches stay calls through memory: no stubs. */
-tree mv_arch_call_symbol(rtx)
+/* r11 carries no argument and is preserved by no call (SysV ABI); PLT
+ * entries and linkers' stubs use it too.  int3 pads the stub, so that
+ * the runtime can read the longest trampoline form it knows at it. */
+void mv_arch_write_stub(FILE *out, const std::string &name, const std::string &var,
+			bool got)
 {
-	return NULL_TREE;
-}
-
-void mv_arch_finish_unit(FILE *)
-{
+	fprintf(out, "\t.p2align 4\n%s:\n", name.c_str());
+	if (got)
+		fprintf(out, "\tmovq\t%s@GOTPCREL(%%rip), %%r11\n"
+			"\tjmp\t*(%%r11)\n", var.c_str());
+	else
+		fprintf(out, "\tjmp\t*%s(%%rip)\n", var.c_str());
+	fprintf(out, "\t.p2align 4, 0xcc\n");
 }

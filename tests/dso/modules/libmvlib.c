@@ -1,8 +1,8 @@
-// not-with-clang: function-pointer switches
 /* Built as libmvlib.so with -fPIC.  lib_compute is called from inside the
  * library (through its PLT, or its GOT with -fno-plt), from the
- * executable and from a dlopen'ed plugin.  lib_hook is a function-pointer
- * switch, hidden so that calls through it can be patched in PIC code. */
+ * executable and from a dlopen'ed plugin.  lib_hook is a hidden
+ * function-pointer switch, called through memory; lib_public_hook one
+ * that PIC code reaches through the GOT. */
 #include <stdint.h>
 #include <string.h>
 #include "mvlib.h"
@@ -30,6 +30,26 @@ void lib_set_hook(int (*fn)(int))
 __attribute__((noinline)) int lib_call_hook(int x)
 {
 	return lib_hook(x) + 1;
+}
+
+/* A public pointer switch, which the library reaches through its GOT:
+ * its calls go through a stub, which commit bypasses. */
+__attribute__((multiverse)) int (*lib_public_hook)(int);
+
+__attribute__((noinline)) int lib_call_public_hook(int x)
+{
+	return lib_public_hook(x) + 1;
+}
+
+/* A target within rel32 reach of the library's sites. */
+static int twice(int x)
+{
+	return 2 * x;
+}
+
+void lib_public_hook_to_twice(void)
+{
+	lib_public_hook = twice;
 }
 
 /* The library's own sites, and their bytes before anything was patched,

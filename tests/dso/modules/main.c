@@ -44,6 +44,18 @@ int main(int argc, char **argv)
 	/* The library's own call of lib_compute became a direct call. */
 	CHECK(lib_changed_sites(lib_compute) >= 1);
 
+	/* The public pointer switch: bound by its own commit, its calls no
+	 * longer read it until the revert. */
+	lib_public_hook_to_twice();
+	CHECK_EQ(multiverse_commit_refs(&lib_public_hook), 1);
+	CHECK_EQ(lib_changed_sites(&lib_public_hook), 1);
+	lib_public_hook = neg;
+	CHECK_EQ(lib_call_public_hook(3), 7);
+	CHECK_EQ(multiverse_revert_refs(&lib_public_hook), 1);
+	CHECK_EQ(lib_changed_sites(&lib_public_hook), 0);
+	CHECK_EQ(lib_call_public_hook(3), -2);
+	lib_public_hook = 0;            /* unbound and null: commits leave it */
+
 	/* A plugin loaded now is bound at once, to lib_mode's current value
 	 * (0), while lib_compute stays bound to 1. */
 	void *h = dlopen(path, RTLD_NOW);
