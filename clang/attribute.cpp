@@ -1,7 +1,8 @@
 /*
  * The attribute, in Clang: __attribute__((multiverse)) on a function
  * definition or declaration, or on a global integer, enum or bool
- * variable, with the optional arguments "tracked" or "values", N, ...
+ * variable, with the optional arguments "tracked" or "values", N, ...,
+ * or on a global function pointer
  * (the same forms as the GCC front end, gcc/attribute.cc).  Each valid
  * use is recorded in mv_declared under the declaration's IR name, where
  * the IR passes of the same compilation find it.  (Clang's annotations
@@ -84,6 +85,18 @@ struct MultiverseAttr : ParsedAttrInfo {
 	{
 		if (isa<FunctionDecl>(D))
 			return true;
+		if (isa<ParmVarDecl>(D)) {
+			error(S, A.getLoc(), "multiverse: '" + cast<NamedDecl>(D)->getNameAsString() +
+			      "' is a function parameter; the attribute applies to functions "
+			      "and global variables only");
+			return false;
+		}
+		if (isa<FieldDecl>(D)) {
+			error(S, A.getLoc(), "multiverse: '" + cast<NamedDecl>(D)->getNameAsString() +
+			      "' is a structure or union member; the attribute applies to "
+			      "functions and global variables only");
+			return false;
+		}
 		if (const auto *V = dyn_cast<VarDecl>(D)) {
 			if (!V->hasGlobalStorage() || V->isStaticLocal()) {
 				error(S, A.getLoc(), "multiverse: '" + V->getNameAsString() +
@@ -92,21 +105,23 @@ struct MultiverseAttr : ParsedAttrInfo {
 			}
 			return true;
 		}
-		error(S, A.getLoc(), "multiverse: the attribute applies to functions and "
-		      "global variables only");
+		const auto *N = dyn_cast<NamedDecl>(D);
+		error(S, A.getLoc(), "multiverse: " + (N ? "'" + N->getNameAsString() + "': " :
+		      std::string()) + "the attribute applies to functions and global "
+		      "variables only");
 		return false;
 	}
 
 	AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &A) const override
 	{
 		const auto *V = dyn_cast<VarDecl>(D);
-		if (V && V->getType()->isFunctionPointerType()) {
+		bool fnptr = V && V->getType()->isFunctionPointerType();
+		if (fnptr && A.getNumArgs()) {
 			error(S, A.getLoc(), "multiverse: '" + V->getNameAsString() + "' is a "
-			      "function-pointer switch, which the Clang plugin does not support "
-			      "yet; build this unit with multiverse-gcc");
+			      "function-pointer switch, which takes no arguments in the attribute");
 			return AttributeNotApplied;
 		}
-		if (V && !switch_type(V->getType())) {
+		if (V && !fnptr && !switch_type(V->getType())) {
 			error(S, A.getLoc(), "multiverse: switch '" + V->getNameAsString() +
 			      "' has type '" + V->getType().getAsString() + "'; a switch must "
 			      "be an integer, enum or bool variable, or a function pointer");
@@ -155,15 +170,17 @@ struct MultiverseAttr : ParsedAttrInfo {
 				if (str->getString() == "values" && i == 0) {
 					in_values = true;
 					flags |= MV_DECL_VALUES;
-				} else if (str->getString() == "tracked" && !in_values) {
-					error(S, e->getBeginLoc(), "multiverse: tracked switches are not "
-					      "supported by the Clang plugin yet; build this unit "
-					      "with multiverse-gcc");
-					return AttributeNotApplied;
+				} else if (str->getString() == "tracked" && i == 0) {
+					if (given.size() > 1) {
+						error(S, given[1]->getBeginLoc(), "multiverse: \"tracked\" "
+						      "takes no further arguments");
+						return AttributeNotApplied;
+					}
+					flags |= MV_DECL_TRACKED;
 				} else {
 					error(S, e->getBeginLoc(), "multiverse: unknown argument \"" +
 					      str->getString().str() + "\"; the arguments are \"tracked\" "
-					      "or \"values\" followed by integer constants");
+					      "alone, or \"values\" followed by integer constants");
 					return AttributeNotApplied;
 				}
 				continue;
@@ -190,6 +207,8 @@ struct MultiverseAttr : ParsedAttrInfo {
 		}
 		if (V && V->getType()->isSignedIntegerOrEnumerationType())
 			flags |= MV_DECL_SIGNED;
+		if (fnptr)
+			flags |= MV_DECL_FNPTR;
 		/* An enum's domain is its enumerators (as in gcc/domain.cc). */
 		const EnumType *et = V ? V->getType()->getAs<EnumType>() : nullptr;
 		if (et && !(flags & MV_DECL_VALUES)) {
@@ -206,6 +225,10 @@ struct MultiverseAttr : ParsedAttrInfo {
 		}
 		mv_declared[ir_name(cast<NamedDecl>(D))] =
 			mv_decl{ !V, flags, std::vector<int64_t>(values.begin(), values.end()) };
+		if (!V)
+			mv_function_decls.insert(D->getCanonicalDecl());
+		else if (!fnptr)
+			mv_int_switch_decls.insert(D->getCanonicalDecl());
 		return AttributeApplied;
 	}
 };
@@ -216,3 +239,4 @@ ParsedAttrInfoRegistry::Add<MultiverseAttr> registered("multiverse",
 } // namespace
 
 std::map<std::string, mv_decl> mv_declared;
+std::set<const Decl *> mv_function_decls, mv_int_switch_decls;

@@ -71,7 +71,9 @@ void mv_emit_var(Module &m, GlobalVariable *gv, unsigned decl_flags)
 {
 	LLVMContext &c = m.getContext();
 	Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
-	unsigned flags = decl_flags & MV_DECL_SIGNED ? MV_VAR_SIGNED : 0;
+	unsigned flags = (decl_flags & MV_DECL_SIGNED ? MV_VAR_SIGNED : 0) |
+			 (decl_flags & MV_DECL_FNPTR ? MV_VAR_FNPTR : 0) |
+			 (decl_flags & MV_DECL_TRACKED ? MV_VAR_TRACKED : 0);
 	unsigned width = m.getDataLayout().getTypeAllocSize(gv->getValueType());
 	Constant *init = ConstantStruct::getAnon({ gv, cstring(m, gv->getName()),
 		ConstantInt::get(i32, width), ConstantInt::get(i32, flags),
@@ -101,7 +103,10 @@ void mv_emit_function(Module &m, Function &f, unsigned pad,
 	if (!variants.empty())
 		table = record(m, ConstantArray::get(ArrayType::get(variants[0]->getType(),
 			variants.size()), variants), ".data.rel.ro.multiverse", ".mv.variants");
-	Constant *entry = ConstantExpr::getGetElementPtr(Type::getInt8Ty(c), &f,
+	/* The entry through a local alias: f itself may resolve elsewhere,
+	 * to a PLT entry that a non-PIE executable makes f's address. */
+	auto *local = GlobalAlias::create(GlobalValue::PrivateLinkage, f.getName() + ".mventry", &f);
+	Constant *entry = ConstantExpr::getGetElementPtr(Type::getInt8Ty(c), local,
 		ConstantInt::get(i64, pad));
 	Constant *init = ConstantStruct::getAnon({ &f, cstring(m, f.getName()), entry, table,
 		ConstantInt::get(i32, variants.size()),

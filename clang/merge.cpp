@@ -31,6 +31,8 @@ int64_t value(const Metadata *m)
 bool coalesce(mv_record &a, const mv_record &b, const std::set<GlobalVariable *> &is_unsigned)
 {
 	size_t diff = a.guards.size();
+	if (b.guards.size() != diff)     /* partial variants of tracked switches */
+		return false;
 	for (size_t i = 0; i < a.guards.size(); i++) {
 		const mv_range &x = a.guards[i], &y = b.guards[i];
 		if (x.sw != y.sw)

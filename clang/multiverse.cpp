@@ -56,7 +56,7 @@ struct Action : PluginASTAction {
 				});
 		});
 		mv_hook_asm_printers();
-		return std::make_unique<ASTConsumer>();
+		return mv_make_use_checker();
 	}
 
 	bool ParseArgs(const CompilerInstance &ci, const std::vector<std::string> &args) override

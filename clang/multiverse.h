@@ -2,8 +2,11 @@
  * What the Clang front end's files share.  The pieces, in the order a
  * unit meets them:
  *   attribute.cpp   the attribute and its diagnostics (Clang's Sema);
+ *   uses.cpp        warnings about writes to switches, after Sema;
  *   specialize.cpp  at the start of LLVM's pipeline: variants, and the
  *                   generics and variants protected from IPO;
+ *   fnptr.cpp       also at the start: calls through function-pointer
+ *                   switches sent to stubs that commit can bypass;
  *   merge.cpp       at the end of the pipeline: identical variants merged,
  *                   protection lifted, descriptors emitted
  *                   (descriptors.cpp);
@@ -16,14 +19,19 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace llvm { class Function; class GlobalVariable; class Module; }
+namespace clang { class ASTConsumer; class Decl; }
 
 /* mv_decl.flags */
 #define MV_DECL_SIGNED  0x1u
+#define MV_DECL_FNPTR   0x2u
 #define MV_DECL_VALUES  0x4u
+#define MV_DECL_TRACKED 0x8u
 
 /* A declaration with the attribute, by IR name (attribute.cpp). */
 struct mv_decl {
@@ -32,10 +40,20 @@ struct mv_decl {
 	std::vector<int64_t> values;    /* with MV_DECL_VALUES */
 };
 extern std::map<std::string, mv_decl> mv_declared;
+/* The same declarations as Sema has them (canonical): the multiversed
+ * functions and the integer switches, for uses.cpp. */
+extern std::set<const clang::Decl *> mv_function_decls, mv_int_switch_decls;
+
+/* uses.cpp: warns where a multiversed function writes an integer switch
+ * or takes its address. */
+std::unique_ptr<clang::ASTConsumer> mv_make_use_checker(void);
 
 /* The function attribute that marks a generic for sites.cpp, with the
  * length of the landing pad its entry NOP must follow. */
 #define MV_GENERIC_ATTR "multiverse-generic"
+/* The function attribute that marks a switch's stub (fnptr.cpp) for
+ * sites.cpp, with the switch's IR name. */
+#define MV_STUB_ATTR "multiverse-stub"
 
 struct MultiverseSpecialize : llvm::PassInfoMixin<MultiverseSpecialize> {
 	unsigned max_variants = 64;
@@ -70,6 +88,11 @@ void mv_emit_var(llvm::Module &m, llvm::GlobalVariable *gv, unsigned decl_flags)
 void mv_emit_function(llvm::Module &m, llvm::Function &f, unsigned pad,
 		      const std::vector<mv_record> &records);
 void mv_emit_registration(llvm::Module &m);
+
+/* fnptr.cpp: calls through the switches sws go to their stubs; returns
+ * the switches that have such calls. */
+std::set<llvm::GlobalVariable *> mv_redirect_switch_calls(llvm::Module &m,
+	const std::set<llvm::GlobalVariable *> &sws);
 
 /* sites.cpp */
 void mv_hook_asm_printers(void);

@@ -8,9 +8,10 @@
  *   - plants the entry NOP of each generic: its first instruction, after
  *     the landing pad (endbr64) if it has one, and checks that the pad is
  *     the one specialize.cpp recorded in the descriptor;
- *   - labels every call and tail call to a multiversed function just
- *     before its first byte, and at the end of the module writes the
- *     labels and callees into __multiverse_site (common/descriptor.h);
+ *   - labels every call and tail call to a multiversed function or to
+ *     a switch's stub (fnptr.cpp) just before its first byte, and at the
+ *     end of the module writes the labels and callees (the function, or
+ *     the switch) into __multiverse_site (common/descriptor.h);
  *   - declares that each generic clobbers every register the ABI lets
  *     it, for interprocedural register allocation.
  * It works the same with the integrated assembler and with -S.
@@ -147,6 +148,11 @@ public:
 			if (!op.isGlobal())
 				continue;
 			const auto *f = dyn_cast<Function>(op.getGlobal());
+			if (f && f->hasFnAttribute(MV_STUB_ATTR)) {
+				record(f->getParent()->getNamedGlobal(
+					f->getFnAttribute(MV_STUB_ATTR).getValueAsString()));
+				return;
+			}
 			if (!f || !f->hasFnAttribute(MV_GENERIC_ATTR))
 				continue;
 			/* A jump to a local symbol of the same section may be
@@ -155,11 +161,19 @@ public:
 			 * generic's tail calls to itself are such. */
 			if (f == &mf->getFunction() && f->hasLocalLinkage())
 				return;
-			MCSymbol *label = ap->OutContext.createTempSymbol("mv_site", true);
-			ap->OutStreamer->emitLabel(label);
-			sites.push_back({ label, f });
+			record(f);
 			return;
 		}
+	}
+
+	/* A label right before the call being emitted. */
+	void record(const GlobalValue *callee)
+	{
+		if (!callee)
+			return fail("a call goes to the stub of a switch this unit does not have");
+		MCSymbol *label = ap->OutContext.createTempSymbol("mv_site", true);
+		ap->OutStreamer->emitLabel(label);
+		sites.push_back({ label, callee });
 	}
 
 	/* Written, if empty, by every unit that registers: its constructor

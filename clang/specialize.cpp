@@ -2,7 +2,9 @@
  * At the start of LLVM's pipeline, before any optimization: one clone of
  * each multiversed function per combination of the values of the
  * switches it reads, with each read replaced by the constant, so that
- * the optimizer shapes every variant as it would an #ifdef build.
+ * the optimizer shapes every variant as it would an #ifdef build.  A
+ * tracked switch has one more choice, to be read at run time: partially
+ * specialized variants, guarded by the other switches only.
  *
  * It also
  *   - protects the generic and the variants: noinline for the generic,
@@ -24,6 +26,7 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <climits>
 #include <map>
 #include <set>
 #include <vector>
@@ -177,10 +180,13 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 {
 	std::vector<GlobalVariable *> vars = switches_read(f);
 	std::vector<std::vector<int64_t>> doms;
+	std::vector<size_t> widths;   /* a tracked switch's last choice: read it */
 	size_t total = 1;
 	for (GlobalVariable *v : vars) {
 		doms.push_back(domain(switches[v], f));
-		total *= doms.back().size();
+		widths.push_back(doms.back().size() +
+				 (switches[v].flags & MV_DECL_TRACKED ? 1 : 0));
+		total *= widths.back();
 		if (total > cap)
 			break;
 	}
@@ -193,17 +199,34 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 			 * still lead a variant into the generic's code */
 			f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
 				DiagnosticLocation(f.getSubprogram()), "multiverse: '" + f.getName() +
-				"' cannot be specialized: it takes the address of a label"));
+				"' cannot be specialized: it takes the address of a label; only the "
+				"generic is used"));
 			return out;
 		}
 	if (total > cap) {
+		unsigned long long all = 1;   /* saturates */
+		for (size_t k = 0; k < vars.size(); k++) {
+			size_t w = domain(switches[vars[k]], f).size() +
+				   (switches[vars[k]].flags & MV_DECL_TRACKED ? 1 : 0);
+			all = all > ULLONG_MAX / w ? ULLONG_MAX : all * w;
+		}
 		f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
 			DiagnosticLocation(f.getSubprogram()), "multiverse: '" + f.getName() +
-			"' would need more than " + Twine(cap) + " variants; it keeps only "
-			"its generic"));
+			"' would need " + (all == ULLONG_MAX ? Twine("too many") : Twine(all)) +
+			" variants, more than the limit of " + Twine(cap) + " (plugin argument "
+			"'max-variants'); only the generic is used"));
 		return out;
 	}
 	for (size_t n = 0; n < total; n++) {
+		std::vector<size_t> choice;
+		size_t rest = n, dynamic = 0;
+		for (size_t k = 0; k < vars.size(); k++) {
+			choice.push_back(rest % widths[k]);
+			rest /= widths[k];
+			dynamic += choice[k] == doms[k].size();
+		}
+		if (dynamic == vars.size())     /* reads every switch: the generic */
+			continue;
 		Variant v;
 		ValueToValueMapTy map;
 		Function *c = CloneFunction(&f, map);
@@ -211,10 +234,10 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 		c->setLinkage(GlobalValue::InternalLinkage);
 		c->setVisibility(GlobalValue::DefaultVisibility);
 		c->setComdat(nullptr);
-		size_t rest = n;
 		for (size_t k = 0; k < vars.size(); k++) {
-			int64_t value = doms[k][rest % doms[k].size()];
-			rest /= doms[k].size();
+			if (choice[k] == doms[k].size())
+				continue;
+			int64_t value = doms[k][choice[k]];
 			v.guards.push_back({ vars[k], value });
 			std::vector<LoadInst *> loads;
 			for (Instruction &i : instructions(*c))
@@ -263,12 +286,7 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 	std::set<GlobalVariable *> referenced;
 	NamedMDNode *list = m.getOrInsertNamedMetadata(MV_VARIANTS_MD);
 	for (Function *f : functions) {
-		if (f->isDeclaration()) {
-			/* defined elsewhere: its calls here are sites all the same */
-			f->addFnAttr(MV_GENERIC_ATTR, "0");
-			continue;
-		}
-		if (f->hasFnAttribute(Attribute::AlwaysInline)) {
+		if (!f->isDeclaration() && f->hasFnAttribute(Attribute::AlwaysInline)) {
 			/* from an earlier declaration, which Sema had not merged
 			 * yet when it saw the attribute */
 			m.getContext().diagnose(DiagnosticInfoUnsupported(*f, "multiverse: '" +
@@ -276,6 +294,15 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 				"never inlined, so that commit can redirect every call to it",
 				DiagnosticLocation(f->getSubprogram()), DS_Error));
 			f->removeFnAttr(Attribute::AlwaysInline);
+		}
+		/* C99 inline without extern: the body here only offers
+		 * inlining, and the generic is another unit's */
+		if (f->hasAvailableExternallyLinkage())
+			f->deleteBody();
+		if (f->isDeclaration()) {
+			/* defined elsewhere: its calls here are sites all the same */
+			f->addFnAttr(MV_GENERIC_ATTR, "0");
+			continue;
 		}
 		std::vector<Variant> vs = specialize(*f, max_variants);
 		unsigned pad = mv_pad_length(m, *f);
@@ -298,6 +325,12 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 		}
 		list->addOperand(MDTuple::get(m.getContext(), entry));
 	}
+	std::set<GlobalVariable *> fnptrs;
+	for (auto &s : switches)
+		if (s.second.flags & MV_DECL_FNPTR)
+			fnptrs.insert(s.second.gv);
+	for (GlobalVariable *sw : mv_redirect_switch_calls(m, fnptrs))
+		referenced.insert(sw);
 	for (auto &s : switches)
 		if (!s.second.gv->isDeclaration() || referenced.count(s.second.gv))
 			mv_emit_var(m, s.second.gv, s.second.flags);

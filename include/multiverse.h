@@ -36,7 +36,9 @@ extern "C" {
 int multiverse_init(void);
 
 /* Bind every multiversed function and function-pointer switch to the
- * current values of the switches. */
+ * current values of the switches.  These calls, and those below, return
+ * how many functions and function-pointer switches now lead calls
+ * elsewhere than before, or a negative errno value. */
 int multiverse_commit(void);
 /* Restore all patched code to its original bytes. */
 int multiverse_revert(void);

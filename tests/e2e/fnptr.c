@@ -1,4 +1,3 @@
-// not-with-clang: function-pointer switches
 /* Function-pointer switches: commit turns the recorded indirect calls and
  * tail calls into direct calls to the pointer's value at commit time;
  * revert restores the indirect calls. */

@@ -1,4 +1,3 @@
-// not-with-clang: tracked switches
 /* Tracked switches stay unbound until multiverse_bind(&var, 1); a function
  * reading a tracked and an ordinary switch then gets a partially
  * specialized variant in which only the bound switch is a constant. */

@@ -1,4 +1,3 @@
-// not-with-clang: tracked switches
 /*
  * The API called from several threads at once: commits and reverts of
  * every scope, binding, queries and failing calls, while the same threads

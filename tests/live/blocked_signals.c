@@ -1,4 +1,3 @@
-// not-with-clang: function-pointer switches (tests/live/workload.h)
 /*
  * Worker threads that block signals, as servers do to route them to one
  * thread.  A thread that blocks SIGTRAP and meets a breakpoint is killed

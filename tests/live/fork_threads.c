@@ -1,4 +1,3 @@
-// not-with-clang: function-pointer switches (tests/live/workload.h)
 /*
  * Processes and threads that come and go while commits run: fork(),
  * vfork() and posix_spawn() children, the fork()ed ones running the

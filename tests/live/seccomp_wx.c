@@ -1,4 +1,3 @@
-// not-with-clang: function-pointer switches (tests/live/workload.h)
 /*
  * Commit and revert work in a process that may never map memory writable
  * and executable: a seccomp filter makes mprotect, pkey_mprotect and mmap

@@ -1,4 +1,3 @@
-// not-with-clang: function-pointer switches (tests/live/workload.h)
 /*
  * Signal handlers that run patched code while commits rewrite it: a
  * profiling timer and a pinger thread interrupt the workers at a high

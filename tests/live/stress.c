@@ -1,4 +1,3 @@
-// not-with-clang: function-pointer switches (tests/live/workload.h)
 /*
  * Commit and revert while other threads run the code being patched.
  *

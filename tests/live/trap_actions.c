@@ -1,4 +1,3 @@
-// not-with-clang: function-pointer switches (tests/live/workload.h)
 /*
  * The application's own SIGTRAP action, whatever it is and whenever it is
  * set, must neither break commits under running workers nor change what

@@ -1,4 +1,3 @@
-// not-with-clang: function-pointer switches (tests/live/workload.h)
 /*
  * No mapping is ever writable and executable, not even for an instant
  * during a commit: a watcher thread reads /proc/self/maps over and over

@@ -1,4 +1,3 @@
-// not-with-clang: function-pointer switches
 /* Unit 3: calls the function of unit 2 and drives the commits. */
 #include "check.h"
 #include "config.h"

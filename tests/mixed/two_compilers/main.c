@@ -6,7 +6,7 @@
 int main(void)
 {
 	mode = 1;
-	CHECK_EQ(multiverse_commit(), 2);
+	CHECK_EQ(multiverse_commit(), 3);   /* and the pointer */
 	CHECK_EQ(multiverse_is_committed(from_gcc), 1);
 	CHECK_EQ(multiverse_is_committed(from_clang), 1);
 	/* The sites in the other compiler's object are bound.  (Each answer
@@ -18,14 +18,27 @@ int main(void)
 	mode = 0;               /* bound: no effect until the next commit */
 	CHECK_EQ(call_from_gcc(2), 2006);
 	CHECK_EQ(call_from_clang(2), 1010);
-	CHECK_EQ(multiverse_commit(), 2);
+	CHECK_EQ(multiverse_commit(), 2);   /* the pointer did not change */
 	CHECK_EQ(call_from_gcc(2), 2005);
 	CHECK_EQ(call_from_clang(2), 1007);
-	CHECK(multiverse_revert() >= 2);
+	CHECK(multiverse_revert() >= 3);
 	CHECK_EQ(multiverse_is_committed(from_gcc), 0);
 	CHECK_EQ(multiverse_is_committed(from_clang), 0);
 	mode = 1;
 	CHECK_EQ(call_from_gcc(2), 2006);
 	CHECK_EQ(call_from_clang(2), 1010);
+
+	/* One commit of the pointer binds the calls compiled by both; the
+	 * calls then no longer read it, until the revert. */
+	hook = times_ten;
+	CHECK_EQ(multiverse_commit_refs(&hook), 1);
+	const struct mv_info_var *vi = multiverse_info_var(&hook);
+	CHECK(vi && vi->is_fnptr && vi->n_sites == 2);
+	hook = plus_one;
+	CHECK_EQ(hook_from_gcc(3), 1030);
+	CHECK_EQ(hook_from_clang(3), 2030);
+	CHECK_EQ(multiverse_revert_refs(&hook), 1);
+	CHECK_EQ(hook_from_gcc(3), 1004);
+	CHECK_EQ(hook_from_clang(3), 2004);
 	CHECK_DONE();
 }
