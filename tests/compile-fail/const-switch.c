@@ -1,2 +1,3 @@
 // expect-error: 'fixed' is 'const'; a multiverse switch must be writable
+// expect-clang-error: multiverse: switch 'fixed' is const; a switch must be writable
 __attribute__((multiverse)) const int fixed = 1;

@@ -1,2 +1,3 @@
 // expect-error: 'hook': a function-pointer switch takes no 'multiverse' arguments
+// expect-clang-error: multiverse: 'hook' is a function-pointer switch, which takes no arguments in the attribute
 __attribute__((multiverse("tracked"))) void (*hook)(void);

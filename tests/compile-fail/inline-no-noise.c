@@ -1,5 +1,6 @@
 // expect-warning: 'set' writes multiverse switch 'sw'
 // expect-nothing-else
+// expect-clang-warning: multiverse: 'set' writes switch 'sw'; the switch is not specialized in this function
 // Inline variation points compile without attribute warnings; the one
 // expected warning keeps this a warnings-only test.
 // mvflags: -Wall -Wextra

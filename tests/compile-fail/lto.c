@@ -1,3 +1,4 @@
 // expect-error: multiverse: '-flto' is not supported
+// expect-clang-error: multiverse: '-flto' is not supported
 // mvflags: -flto
 __attribute__((multiverse)) int sw;

@@ -15,6 +15,21 @@
 // expect-error: 'b': value 2 does not fit the type '_Bool' of the switch
 // expect-error: 'eb': value -1 does not fit the type 'enum big' of the switch
 // expect-error: 'es': value 256 does not fit the type 'enum small' of the switch
+// expect-clang-error: multiverse: 'small': value 300 does not fit the type 'unsigned char' of the switch
+// expect-clang-error: multiverse: 'uc': value -1 does not fit the type 'unsigned char' of the switch
+// expect-clang-error: multiverse: 'uc_char': value -1 does not fit the type 'unsigned char' of the switch
+// expect-clang-error: multiverse: 'u8': value 256 does not fit the type 'uint8_t' of the switch
+// expect-clang-error: multiverse: 'u16': value 65536 does not fit the type 'unsigned short' of the switch
+// expect-clang-error: multiverse: 'u32': value -1 does not fit the type 'uint32_t' of the switch
+// expect-clang-error: multiverse: 'ull': value -1 does not fit the type 'unsigned long long' of the switch
+// expect-clang-error: multiverse: 's8': value 128 does not fit the type 'signed char' of the switch
+// expect-clang-error: multiverse: 's16': value -32769 does not fit the type 'short' of the switch
+// expect-clang-error: multiverse: 's32': value 2147483648 does not fit the type 'int' of the switch
+// expect-clang-error: multiverse: 's64': value 9223372036854775808 does not fit the type 'long long' of the switch
+// expect-clang-error: multiverse: 'b': value 2 does not fit the type '_Bool' of the switch
+// expect-clang-error: multiverse: 'eb': value -1 does not fit the type 'enum big' of the switch
+// expect-clang-error: multiverse: 'es': value 256 does not fit the type 'enum small' of the switch
+// expect-clang-warning: left operand of comma operator has no effect
 // expect-nothing-else
 #include <stdint.h>
 
