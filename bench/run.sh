@@ -41,6 +41,13 @@ fi
 say "building the toolchain and the benchmark programs"
 make -s -C .. all
 make -s -j"$(nproc)" programs
+# The Clang column: the same micro-benchmarks built with multiverse-clang,
+# when the toolchain has it (make all builds it where clang-19 is).
+clang=0
+if [ -x ../build/multiverse-clang ]; then
+	make -s -j"$(nproc)" COMPILER=clang micro 2>/dev/null && clang=1 ||
+		echo "the Clang build of the micro-benchmarks failed: no Clang column"
+fi
 
 # Pin to one CPU: no migrations in the middle of a sample.
 pin=()
@@ -70,29 +77,46 @@ fi
 	echo "commit $(git -C .. rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C .. diff --quiet 2>/dev/null || echo ' (with local changes)')"
 	echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cpus; $(uname -sr)"
 	echo "load average at start: $(cut -d" " -f1-3 /proc/loadavg) (other processes share this machine)"
-	echo "compiler: $(${CC:-gcc-12} --version | head -1); micro: $procs processes over 8 code layouts, each ${micro[*]}"
+	echo "compiler: $(${CC:-gcc-12} --version | head -1)$([ $clang = 1 ] && echo "; Clang column: $(clang-19 --version | head -1)"); micro: $procs processes over 8 code layouts, each ${micro[*]}"
 } >"$R/meta.txt"
 
 # --- micro-benchmarks: cycles --------------------------------------------
 say "micro-benchmarks: cycles ($procs processes x ${micro[*]})"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# GCC's and Clang's builds alternate, process by process.
+builds=(build)
+[ $clang = 1 ] && builds+=(build/clang)
 for b in spinlock pvops tailcall; do
 	for p in $(seq "$procs"); do
 		layout=$(((p - 1) % 8))   # the Makefile's LAYOUTS
-		"${pin[@]}" build/bin/$b-$layout "${micro[@]}" --samples "$tmp/$b.$p.samples" \
-			>"$tmp/$b.$p.csv"
+		for o in "${builds[@]}"; do
+			t=$tmp/${o//\//_}
+			mkdir -p "$t"
+			"${pin[@]}" $o/bin/$b-$layout "${micro[@]}" --samples "$t/$b.$p.samples" \
+				>"$t/$b.$p.csv"
+		done
 	done
-	python3 tools/aggregate.py "$tmp/$b.csv" "$tmp/$b.1.csv" "$tmp"/$b.*.samples
+	for o in "${builds[@]}"; do
+		t=$tmp/${o//\//_}
+		python3 tools/aggregate.py "$t/$b.csv" "$t/$b.1.csv" "$t"/$b.*.samples
+	done
 done
-# One file, one header.
-{ head -n 1 "$tmp/spinlock.csv"; for b in spinlock pvops tailcall; do tail -n +2 "$tmp/$b.csv"; done; } >"$R/micro.csv"
+# One file per compiler, one header each.
+for o in "${builds[@]}"; do
+	t=$tmp/${o//\//_}
+	out=$R/micro.csv
+	[ "$o" = build/clang ] && out=$R/micro-clang.csv
+	{ head -n 1 "$t/spinlock.csv"; for b in spinlock pvops tailcall; do tail -n +2 "$t/$b.csv"; done; } >"$out"
+done
 
 # --- micro-benchmarks: instructions --------------------------------------
 say "micro-benchmarks: instructions (callgrind)"
 if command -v valgrind >/dev/null; then
 	for b in spinlock pvops tailcall; do
 		python3 tools/callgrind_counts.py build/bin/$b-0 --csv "$R/instructions.csv"
+		[ $clang = 0 ] ||
+			python3 tools/callgrind_counts.py build/clang/bin/$b-0 --csv "$R/instructions-clang.csv"
 	done
 else
 	echo "valgrind missing: no instruction counts"

@@ -15,17 +15,30 @@ fail() { echo "bench smoke: FAIL: $*" >&2; exit 1; }
 make -s -j"$(nproc)" programs >"$tmp/build.log" 2>&1 ||
 	{ cat "$tmp/build.log" >&2; fail "building the benchmark programs"; }
 
+# The Clang builds too, where the toolchain has multiverse-clang.
+builds=(build)
+if [ -x ../build/multiverse-clang ]; then
+	make -s -j"$(nproc)" COMPILER=clang micro >"$tmp/build.log" 2>&1 ||
+		{ cat "$tmp/build.log" >&2; fail "building the benchmark programs with Clang"; }
+	builds+=(build/clang)
+fi
+
 # Each program: its candidates' setup checks (commit worked, the code does
 # what the mode says), then a few samples of every candidate.
-for b in spinlock pvops tailcall; do
-	build/bin/$b-0 --rounds 3 --inner 10 --cold-inner 2 --samples "$tmp/$b.samples" \
-		>"$tmp/$b.csv" || fail "$b exited with status $?"
-	rows=$(grep -c ",warm," "$tmp/$b.csv" || true)
-	[ "$rows" -ge 2 ] || fail "$b printed $rows warm rows"
-	python3 tools/aggregate.py "$tmp/$b.agg.csv" "$tmp/$b.csv" "$tmp/$b.samples" ||
-		fail "aggregating $b"
+for o in "${builds[@]}"; do
+	for b in spinlock pvops tailcall; do
+		t=$tmp/${o//\//_}.$b
+		$o/bin/$b-0 --rounds 3 --inner 10 --cold-inner 2 --samples "$t.samples" \
+			>"$t.csv" || fail "$o/bin/$b-0 exited with status $?"
+		rows=$(grep -c ",warm," "$t.csv" || true)
+		[ "$rows" -ge 2 ] || fail "$o/bin/$b-0 printed $rows warm rows"
+		python3 tools/aggregate.py "$t.agg.csv" "$t.csv" "$t.samples" ||
+			fail "aggregating $o/bin/$b-0"
+	done
 done
-cp "$tmp/spinlock.agg.csv" "$tmp/micro.csv"
+cp "$tmp/build.spinlock.agg.csv" "$tmp/micro.csv"
+[ ! -e "$tmp/build_clang.spinlock.agg.csv" ] ||
+	cp "$tmp/build_clang.spinlock.agg.csv" "$tmp/micro-clang.csv"
 
 # A generated program with 1,000 call sites: start-up, commit, revert.
 python3 tools/latency.py --sites 1000 --reps 1 --csv "$tmp/latency.csv" >"$tmp/latency.log" ||
@@ -33,4 +46,6 @@ python3 tools/latency.py --sites 1000 --reps 1 --csv "$tmp/latency.csv" >"$tmp/l
 
 python3 tools/report.py "$tmp" >"$tmp/report.txt" || fail "tools/report.py"
 grep -q "Targets" "$tmp/report.txt" || fail "report has no targets section"
+[ ${#builds[@]} = 1 ] || grep -q "GCC beside Clang" "$tmp/report.txt" ||
+	fail "report has no Clang column"
 echo "bench smoke: ok"

@@ -22,6 +22,15 @@
 #define MV
 #endif
 
+/* GCC's noipa keeps the wrappers real functions; Clang has no noipa, and
+ * noinline is what matters here: the loop calls the wrapper, which
+ * tail-calls on. */
+#ifdef __clang__
+#define NOIPA __attribute__((noinline))
+#else
+#define NOIPA __attribute__((noipa))
+#endif
+
 #if defined(DYNAMIC) || defined(MULTIVERSE)
 extern MV _Bool N(tracing);
 extern MV int (*N(op))(int);

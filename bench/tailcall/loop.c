@@ -1,5 +1,5 @@
 /* The caller side of the tail-call benchmark (see fn.h; COMMIT: commit
- * the switches).  The wrappers are noipa in every build, so the loop
+ * the switches).  The wrappers are NOIPA in every build, so the loop
  * calls them as real calls and they tail-call (jmp) on. */
 #include <stdio.h>
 
@@ -9,12 +9,12 @@
 #include <multiverse.h>
 #endif
 
-__attribute__((noipa)) int N(tail_work)(int x) { return N(work)(x); }
+NOIPA int N(tail_work)(int x) { return N(work)(x); }
 
 #ifdef STATIC
-__attribute__((noipa)) int N(tail_op)(int x) { return N(target)(x); }
+NOIPA int N(tail_op)(int x) { return N(target)(x); }
 #else
-__attribute__((noipa)) int N(tail_op)(int x) { return N(op)(x); }
+NOIPA int N(tail_op)(int x) { return N(op)(x); }
 #endif
 
 /* volatile: the compiler must load the pointer and call through it. */

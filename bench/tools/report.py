@@ -175,6 +175,33 @@ def print_by_arch(ir, ir_a64):
                   f" committed {v:.0f}, static {s:.0f}, dynamic {f(d, '{:.0f}')}")
 
 
+def print_by_compiler(gcc, clang):
+    """The micro-benchmarks built by multiverse-gcc and by multiverse-clang,
+    side by side (both measured in the same run, processes alternating):
+    instructions per iteration and warm median ticks, and whether each
+    compiler's committed build runs as many instructions as its own
+    #ifdef build."""
+    print("\nGCC beside Clang (x86-64; Ir = instructions per iteration, callgrind;"
+          " ticks = warm median, empty loop subtracted)")
+    print(f"  {'bench':<9} {'op':<28} {'build':<15} {'mode':<6} {'GCC Ir':>7} {'Clang Ir':>8}"
+          f" {'GCC ticks':>9} {'Clang ticks':>11}")
+    ir = lambda d: None if "ir" not in d else round(d["ir"])
+    for key in list(gcc) + [k for k in clang if k not in gcc]:
+        b, op, build, mode = key
+        if b == "empty":
+            continue
+        g, c = gcc.get(key, {}), clang.get(key, {})
+        print(f"  {b:<9} {op:<28} {build:<15} {mode:<6} {f(ir(g), '{:.0f}'):>7}"
+              f" {f(ir(c), '{:.0f}'):>8} {f(g.get('warm_med')):>9} {f(c.get('warm_med')):>11}")
+    for (b, op, build, mode), d in clang.items():
+        s = clang.get((b, op, BASELINE.get(b), mode), {})
+        if build != "mv-committed" or "ir" not in d or "ir" not in s:
+            continue
+        ok = ir(d) == ir(s)
+        print(f"  [{'met' if ok else 'MISSED'}] Clang {b} {op} {mode}: committed {ir(d)},"
+              f" static {ir(s)} instructions")
+
+
 def print_latency(rows):
     print("\nCommit/revert latency and start-up (generated programs; µs, wall clock)")
     latency_table(rows, "  ")
@@ -227,6 +254,11 @@ def main():
         print_targets(idx)
     if ir is None:
         print("\n(instruction counts not measured: no instructions.csv)")
+    timing_cl, ir_cl = read(results, "micro-clang.csv"), read(results, "instructions-clang.csv")
+    if timing_cl or ir_cl:
+        print_by_compiler(micro_index(timing, ir), micro_index(timing_cl, ir_cl))
+    else:
+        print("\n(no Clang column: no micro-clang.csv or instructions-clang.csv)")
     ir_a64 = read(results, "instructions-aarch64.csv")
     if ir_a64:
         print_by_arch(ir, ir_a64)
