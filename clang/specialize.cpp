@@ -23,8 +23,10 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <climits>
 #include <map>
@@ -176,6 +178,75 @@ std::vector<GlobalVariable *> switches_read(Function &f)
 	return out;
 }
 
+/* Whether v is used by f's instructions only, directly or through
+ * constant expressions. */
+bool used_only_in(Function &f, Value *v)
+{
+	for (User *u : v->users()) {
+		if (auto *i = dyn_cast<Instruction>(u)) {
+			if (i->getFunction() != &f)
+				return false;
+		} else if (!isa<Constant>(u) || isa<GlobalValue>(u) || !used_only_in(f, u)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Finds the globals holding addresses of f's labels (computed-goto
+ * tables).  A clone maps the label addresses in its own instructions
+ * (CloneFunction does), but one in a global would still lead into the
+ * generic: each clone gets its own copy of such a table, which is sound
+ * only for a constant, local table that f alone uses.  False if a label
+ * address is anywhere else. */
+bool label_tables(Function &f, std::vector<GlobalVariable *> &tables)
+{
+	std::vector<Value *> work;
+	for (BasicBlock &b : f)
+		if (b.hasAddressTaken())
+			if (BlockAddress *ba = BlockAddress::lookup(&b))
+				work.push_back(ba);
+	while (!work.empty()) {
+		Value *v = work.back();
+		work.pop_back();
+		for (User *u : v->users()) {
+			if (auto *i = dyn_cast<Instruction>(u)) {
+				if (i->getFunction() != &f)
+					return false;
+			} else if (auto *gv = dyn_cast<GlobalVariable>(u)) {
+				if (!gv->isConstant() || !gv->hasLocalLinkage() || !used_only_in(f, gv))
+					return false;
+				if (std::find(tables.begin(), tables.end(), gv) == tables.end())
+					tables.push_back(gv);
+			} else if (isa<Constant>(u) && !isa<GlobalValue>(u)) {
+				work.push_back(u);
+			} else {
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* Gives clone c its own copies of f's label tables, with c's labels. */
+void own_tables(Function &c, const std::vector<GlobalVariable *> &tables,
+		ValueToValueMapTy &map)
+{
+	for (GlobalVariable *t : tables) {
+		convertUsersOfConstantsToInstructions({ t }, &c);
+		auto *copy = new GlobalVariable(*c.getParent(), t->getValueType(), true,
+			GlobalValue::PrivateLinkage, MapValue(t->getInitializer(), map),
+			t->getName() + "." + c.getName());
+		copy->copyAttributesFrom(t);
+		std::vector<Use *> uses;
+		for (Use &u : t->uses())
+			if (auto *i = dyn_cast<Instruction>(u.getUser()); i && i->getFunction() == &c)
+				uses.push_back(&u);
+		for (Use *u : uses)
+			u->set(copy);
+	}
+}
+
 std::vector<Variant> specialize(Function &f, unsigned cap)
 {
 	std::vector<GlobalVariable *> vars = switches_read(f);
@@ -193,16 +264,16 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 	std::vector<Variant> out;
 	if (vars.empty())
 		return out;
-	for (BasicBlock &b : f)
-		if (b.hasAddressTaken()) {
-			/* a label's address in a table of static storage would
-			 * still lead a variant into the generic's code */
-			f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
-				DiagnosticLocation(f.getSubprogram()), "multiverse: '" + f.getName() +
-				"' cannot be specialized: it takes the address of a label; only the "
-				"generic is used"));
-			return out;
-		}
+	std::vector<GlobalVariable *> tables;
+	if (!label_tables(f, tables)) {
+		f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
+			DiagnosticLocation(f.getSubprogram()), "multiverse: '" + f.getName() +
+			"' cannot be specialized: the address of one of its labels is "
+			"stored where a copy of the function cannot follow it (a table "
+			"that is not constant, or that another function uses); only the "
+			"generic is used"));
+		return out;
+	}
 	if (total > cap) {
 		unsigned long long all = 1;   /* saturates */
 		for (size_t k = 0; k < vars.size(); k++) {
@@ -250,10 +321,23 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 				load->eraseFromParent();
 			}
 		}
+		own_tables(*c, tables, map);
 		v.body = c;
 		out.push_back(v);
 	}
 	return out;
+}
+
+/* Calls of f stay calls, also where the caller asked to inline them
+ * (flatten marks its calls always_inline): commit redirects them. */
+void keep_calls(Function &f)
+{
+	f.addFnAttr(Attribute::NoInline);
+	for (User *u : f.users())
+		if (auto *call = dyn_cast<CallBase>(u); call && call->getCalledOperand() == &f) {
+			call->removeFnAttr(Attribute::AlwaysInline);
+			call->addFnAttr(Attribute::NoInline);
+		}
 }
 
 /* weak_odr until merge.cpp restores the linkage: no IPO pass lets callers
@@ -306,7 +390,7 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 		}
 		std::vector<Variant> vs = specialize(*f, max_variants);
 		unsigned pad = mv_pad_length(m, *f);
-		f->addFnAttr(Attribute::NoInline);
+		keep_calls(*f);
 		f->addFnAttr(MV_GENERIC_ATTR, std::to_string(pad));
 		if (!f->hasSection())
 			f->setSection((".text.multiverse." + f->getName()).str());
