@@ -27,7 +27,7 @@ must be committed, since every switch holds a value of its domain.  A run
 that commits nothing proves nothing, so the summary counts the programs
 that ran committed variants; a batch in which none did fails.
 
-    tests/fuzz/csmith.py N [--seed S] [-v] [--keep]   seeds S .. S+N-1 (S = 1)
+    tests/fuzz/csmith.py N [--seed S] [--cc clang] [-v] [--keep]   seeds S .. S+N-1 (S = 1)
 
 Programs whose plain build runs longer than --timeout seconds are skipped.
 A mismatch, a crash, an internal compiler error or a failed API check keeps
@@ -48,6 +48,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DRIVER = os.path.join(ROOT, "tests", "fuzz", "driver.h")
 MVCC = os.path.join(ROOT, "build", "multiverse-gcc")
 CC = shutil.which("gcc-12") or "gcc"
+GCC = CC                  # finds the globals a program writes (never_written)
 
 # Switch types the plugin takes, with their width and signedness.
 INT_TYPES = {f"{s}int{w}_t": (w, s == "") for s in ("", "u") for w in (8, 16, 32, 64)}
@@ -171,7 +172,7 @@ def never_written(src, names, inc):
         text = "\n".join(
             re.sub(r"^static ", "static const ", l) if (m := GLOBAL_RE.match(l)) and m["name"] in names
             else l for l in src.splitlines())
-        r = subprocess.run([CC, "-fsyntax-only", "-w", "-Werror=discarded-qualifiers",
+        r = subprocess.run([GCC, "-fsyntax-only", "-w", "-Werror=discarded-qualifiers",
                             "-I" + inc, "-x", "c", "-"], input=text, capture_output=True,
                            text=True, env=dict(os.environ, LC_ALL="C"))
         if r.returncode == 0:
@@ -353,7 +354,7 @@ class Fuzz:
                 return
             if got["sum"] != want["sum"]:
                 self.fail(seed, d, "mismatch", f"mode {name}: checksum {got['sum']}, "
-                          f"plain gcc {want['sum']}", flags)
+                          f"plain {os.path.basename(CC)} {want['sum']}", flags)
                 return
             m = re.search(r"fuzz: (\d+) functions, (\d+) with variants, (\d+) committed",
                           got["err"])
@@ -407,8 +408,15 @@ def main():
     p.add_argument("--keep", action="store_true",
                    help="keep every program's files in build/fuzz/seed-S/, not only failures")
     p.add_argument("-v", "--verbose", action="store_true", help="one line per program")
+    p.add_argument("--cc", choices=("gcc", "clang"), default="gcc",
+                   help="the front end: multiverse-gcc against gcc-12 (default), or"
+                        " multiverse-clang against clang-19")
     a = p.parse_args()
-    for tool in ("csmith", MVCC):
+    if a.cc == "clang":
+        global MVCC, CC
+        MVCC = os.path.join(ROOT, "build", "multiverse-clang")
+        CC = "clang-19"
+    for tool in ("csmith", MVCC, CC):
         if not shutil.which(tool):
             sys.exit(f"csmith.py: {tool} not found (apt-get install csmith; make)")
     sys.exit(Fuzz(a).main())

@@ -3,6 +3,7 @@
  * address needs an executable stack), and inline asm with register, memory
  * and clobber operands, including a read of the switch as an asm input.
  * mvflags: -Wl,-z,execstack
+ * (Clang has no nested functions: with it, the rest.)
  */
 #include <alloca.h>
 #include "torture.h"
@@ -37,6 +38,7 @@ __attribute__((multiverse)) long with_vla(int n)
 	return big[wide][n - 1] + (long)sizeof big;
 }
 
+#ifndef __clang__
 static int apply(int (*f)(int), int x) { return f(x); }
 
 __attribute__((multiverse)) int with_nested(int k)
@@ -46,6 +48,7 @@ __attribute__((multiverse)) int with_nested(int k)
 
 	return add(1) + apply(add, 2);     /* the second goes through a trampoline */
 }
+#endif
 
 __attribute__((multiverse)) int with_asm(int x)
 {
@@ -63,7 +66,9 @@ static void check_all(int w)
 {
 	CHECK_EQ(with_alloca(10), tri(w ? 20 : 10));
 	CHECK_EQ(with_vla(8), tri(w ? 24 : 8) + (long)sizeof(long) * 8 * (w + 1));
+#ifndef __clang__
 	CHECK_EQ(with_nested(3), w ? 104 + 105 : 5 + 6);
+#endif
 	CHECK_EQ(with_asm(7), 7 + w + 5 + (w ? 10 : 20));
 }
 
@@ -78,10 +83,12 @@ int main(void)
 		wide = !w;
 		CHECK_COMMITTED(with_alloca);
 		CHECK_COMMITTED(with_vla);
+#ifndef __clang__
 		CHECK_COMMITTED(with_nested);
+#endif
 		CHECK_COMMITTED(with_asm);
 		check_all(w);
-		CHECK(multiverse_revert() >= 4);
+		CHECK(multiverse_revert() >= 3);
 	}
 	CHECK_DONE();
 }
