@@ -31,7 +31,7 @@ FAULTS_OBJ  := $(patsubst runtime/%.c,$(B)/faults/%.o,$(RUNTIME_SRC))
 CLANG       := $(shell command -v clang-19 2>/dev/null)
 LLVM_CONFIG := $(shell command -v llvm-config-19 2>/dev/null)
 WITH_CLANG  := $(if $(and $(CLANG),$(LLVM_CONFIG),$(wildcard /usr/lib/llvm-19/include/clang/Sema/ParsedAttr.h)),$(if $(filter x86_64,$(ARCH)),yes))
-CLANG_SRC   := $(wildcard clang/*.cpp)
+CLANG_SRC   := $(wildcard clang/*.cpp clang/arch/*.cpp)
 CLANG_HDR   := $(wildcard clang/*.h)
 CLANG_OBJ   := $(patsubst clang/%.cpp,$(B)/clang/%.o,$(CLANG_SRC))
 CLANGXX     := $(CLANG:clang-19=clang++-19)
@@ -86,10 +86,12 @@ $(B)/libmultiverse.a: $(RUNTIME_OBJ)
 $(B)/libmultiverse.so: $(RUNTIME_OBJ)
 	$(CC) -shared -Wl,-soname,libmultiverse.so -o $@ $^
 
-# A wrapper from the template: $(call wrapper,NAME,CC,PLUGIN,INCLUDE,LIBDIR,OUT).
-# The build-tree wrappers point at build/; the installed ones at PREFIX.
+# A wrapper from the template: $(call wrapper,NAME,CC,PLUGIN,INCLUDE,LIBDIR,OUT[,FLAGS]),
+# FLAGS being options the compiler always gets (a cross target).  The
+# build-tree wrappers point at build/; the installed ones at PREFIX.
 wrapper = sed -e 's|@NAME@|$(1)|' -e 's|@CC@|$(2)|' -e 's|@PLUGIN@|$(3)|' \
-	      -e 's|@INCLUDE@|$(4)|' -e 's|@LIBDIR@|$(5)|g' common/multiverse-cc.in > $(6) && \
+	      -e 's|@INCLUDE@|$(4)|' -e 's|@LIBDIR@|$(5)|g' -e 's| @FLAGS@|$(if $(7), $(7))|g' \
+	      common/multiverse-cc.in > $(6) && \
 	  chmod 755 $(6)
 
 $(B)/multiverse-gcc: common/multiverse-cc.in
@@ -126,6 +128,7 @@ test: all faults $(if $(filter x86_64,$(ARCH)),aarch64)
 	@s=0; tests/run || s=1; \
 	$(if $(WITH_CLANG),tests/run --cc=clang || s=1;) \
 	$(if $(filter x86_64,$(ARCH)),{ tests/qemu/setup.sh && tests/run --arch=aarch64; } || s=1;) \
+	$(if $(and $(WITH_CLANG),$(filter x86_64,$(ARCH))),tests/run --arch=aarch64 --cc=clang || s=1;) \
 	exit $$s
 
 test-host: all faults
@@ -145,17 +148,25 @@ clean:
 # the cross compiler, and the wrapper aarch64-linux-gnu-multiverse-gcc.
 CROSS_AARCH64 ?= aarch64-linux-gnu-gcc-12
 
-aarch64:
+# With Clang, also aarch64-linux-gnu-multiverse-clang: the build machine's
+# Clang plugin (it serves every target), clang-19 targeting AArch64, and
+# the arm64 runtime.
+CLANG_AARCH64 := --target=aarch64-linux-gnu
+
+aarch64: $(if $(WITH_CLANG),$(B)/multiverse-clang.so)
 	$(MAKE) CC=$(CROSS_AARCH64) B=$(B)/aarch64 all faults
 	ln -sf aarch64/multiverse-gcc $(B)/aarch64-linux-gnu-multiverse-gcc
+	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B))/aarch64,$(B)/aarch64/multiverse-clang,$(CLANG_AARCH64)) && \
+	    ln -sf aarch64/multiverse-clang $(B)/aarch64-linux-gnu-multiverse-clang)
 
 # The cross pieces beside the native ones: PREFIX/bin/aarch64-linux-gnu-
-# multiverse-gcc, and its plugin and arm64 runtime in
+# multiverse-gcc (and -clang), and the GCC plugin and arm64 runtime in
 # PREFIX/lib/multiverse/aarch64-linux-gnu/.
-install-aarch64: aarch64
+install-aarch64: aarch64 $(if $(WITH_CLANG),install-clang)
 	$(MAKE) CC=$(CROSS_AARCH64) B=$(B)/aarch64 PREFIX=$(PREFIX) \
 	    LIBDIR=$(PREFIX)/lib/multiverse/aarch64-linux-gnu \
 	    WRAPPER=aarch64-linux-gnu-multiverse-gcc install
+	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(PREFIX)/lib/multiverse/multiverse-clang.so,$(PREFIX)/include,$(PREFIX)/lib/multiverse/aarch64-linux-gnu,$(DESTDIR)$(PREFIX)/bin/aarch64-linux-gnu-multiverse-clang,$(CLANG_AARCH64)))
 
 # The AArch64 suite, on an arm64 kernel under qemu-system-aarch64
 # (tests/qemu/setup.sh installs and downloads what it needs).

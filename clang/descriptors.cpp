@@ -7,6 +7,7 @@
  */
 #include "multiverse.h"
 #include "descriptor.h"
+#include "arch.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -41,12 +42,6 @@ GlobalVariable *record(Module &m, Constant *init, StringRef section, const Twine
 	return gv;
 }
 
-unsigned machine(Module &m)
-{
-	Triple t(m.getTargetTriple());
-	return t.getArch() == Triple::aarch64 ? MV_MACHINE_AARCH64 : MV_MACHINE_X86_64;
-}
-
 Constant *bound(Module &m, const char *name)
 {
 	auto *gv = m.getNamedGlobal(name);
@@ -59,13 +54,6 @@ Constant *bound(Module &m, const char *name)
 }
 
 } // namespace
-
-/* The endbr64 that -fcf-protection puts first in f (not with nocf_check). */
-unsigned mv_pad_length(Module &m, Function &f)
-{
-	auto *flag = mdconst::extract_or_null<ConstantInt>(m.getModuleFlag("cf-protection-branch"));
-	return flag && !flag->isZero() && !f.doesNoCfCheck() ? 4 : 0;
-}
 
 void mv_emit_var(Module &m, GlobalVariable *gv, unsigned decl_flags)
 {
@@ -124,12 +112,15 @@ void mv_emit_registration(Module &m)
 	FunctionType *reg = FunctionType::get(i32, { i32, i32, ptr, ptr, ptr, ptr, ptr, ptr }, false);
 	const char *names[] = { "__multiverse_register_module", "__multiverse_unregister_module" };
 	for (int k = 0; k < 2; k++) {
-		Function *f = Function::Create(FunctionType::get(Type::getVoidTy(c), false),
-					       GlobalValue::InternalLinkage,
-					       k ? "multiverse.unregister" : "multiverse.register", m);
+		/* with the attributes the command line gives every function
+		 * (branch protection: .init_array calls it indirectly) */
+		Function *f = Function::createWithDefaultAttr(
+			FunctionType::get(Type::getVoidTy(c), false), GlobalValue::InternalLinkage,
+			m.getDataLayout().getProgramAddressSpace(),
+			k ? "multiverse.unregister" : "multiverse.register", &m);
 		IRBuilder<> b(BasicBlock::Create(c, "", f));
 		b.CreateCall(m.getOrInsertFunction(names[k], reg), {
-			ConstantInt::get(i32, MV_DESCRIPTOR_VERSION), ConstantInt::get(i32, machine(m)),
+			ConstantInt::get(i32, MV_DESCRIPTOR_VERSION), ConstantInt::get(i32, mv_arch_of(Triple(m.getTargetTriple()))->machine),
 			bound(m, "__start_" MV_SECTION_VAR), bound(m, "__stop_" MV_SECTION_VAR),
 			bound(m, "__start_" MV_SECTION_FN), bound(m, "__stop_" MV_SECTION_FN),
 			bound(m, "__start_" MV_SECTION_SITE), bound(m, "__stop_" MV_SECTION_SITE) });

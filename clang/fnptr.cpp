@@ -2,32 +2,33 @@
  * Calls through function-pointer switches, made patchable.
  *
  * Commit turns each call through a switch into a direct call of the
- * function the switch holds.  A call through a register (2 or 3 bytes on
- * x86-64) has no room for that, and a plugin cannot make LLVM's
- * instruction selection choose the memory form (call *sw(%rip)) that the
- * GCC front end forces.  So at the start of the pipeline, each call whose
+ * function the switch holds.  A call through a register has no room for
+ * that on x86-64 (2 or 3 bytes), and on AArch64 blr may not become bl
+ * while other threads run it.  A plugin cannot make LLVM's instruction
+ * selection choose x86-64's memory form (call *sw(%rip)) that the GCC
+ * front end forces.  So at the start of the pipeline, each call whose
  * callee is a plain read of a switch calls a stub of the switch instead,
- * which this unit defines in module assembler:
+ * which this unit defines in module assembler (clang/arch/):
  *
  *       call sw.mvcall              sw.mvcall:  jmp  *sw(%rip)
+ *       bl   sw.mvcall              sw.mvcall:  adrp x16, sw
+ *                                               ldr  x16, [x16, :lo12:sw]
+ *                                               br   x16
  *
- * or, when the switch may be another module's (PIC, not dso_local):
- *
- *       sw.mvcall:  movq sw@GOTPCREL(%rip), %r11;  jmp *(%r11)
- *
- * r11 carries no argument and is not preserved across calls (SysV ABI),
- * the register PLT entries and linker stubs use too.  The pointer is read
- * when the call is made, which is when C reads it.  The site is then a
- * plain direct call, which commit retargets to the function the switch
- * holds; the runtime checks that the stub jumps through the switch before
- * it writes the site.  The GCC front end does the same on AArch64
- * (gcc/arch/aarch64.cc).
+ * or through the GOT entry of a switch that may be another module's.
+ * The pointer is read when the call is made, which is when C reads it.
+ * The site is then a plain direct call, which commit retargets to the
+ * function the switch holds; the runtime checks that the stub jumps
+ * through the switch before it writes the site.  The GCC front end does
+ * the same on AArch64, and for GOT-reached switches on x86-64
+ * (gcc/stubs.cc).
  *
  * Example:
  *   __attribute__((multiverse)) void (*hook)(int);
  *   void f(int x) { hook(x); }        ->   f: jmp hook.mvcall
  */
 #include "multiverse.h"
+#include "arch.h"
 
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/InstIterator.h"
@@ -54,20 +55,15 @@ Function *stub_of(Module &m, GlobalVariable *sw, FunctionType *type)
 	f->setVisibility(GlobalValue::HiddenVisibility);
 	f->setDSOLocal(true);
 	f->addFnAttr(MV_STUB_ATTR, sw->getName());
-	std::string target = symbol(sw);
-	std::string code = sw->isDSOLocal()
-		? "\tjmp\t*" + target + "(%rip)\n"
-		: "\tmovq\t" + target + "@GOTPCREL(%rip), %r11\n\tjmp\t*(%r11)\n";
-	/* A section of their own: the assembler may shorten a jmp to a
-	 * local symbol of the same section to 2 bytes, too short for
-	 * commit.  Padded with int3 so that the runtime can read its
-	 * longest trampoline form at a stub wherever the section ends. */
+	const mv_arch *arch = mv_arch_of(Triple(m.getTargetTriple()));
+	/* A section of their own: the x86-64 assembler may shorten a jmp
+	 * to a local symbol of the same section to 2 bytes, too short for
+	 * commit. */
 	m.appendModuleInlineAsm(".pushsection .text.multiverse.stubs,\"ax\",@progbits\n"
-				".balign 16, 0xcc\n"
+				".balign 16\n"
 				".type " + name + ", @function\n" +
-				name + ":\n" + code +
+				name + ":\n" + arch->stub(symbol(sw), !sw->isDSOLocal()) +
 				".size " + name + ", . - " + name + "\n"
-				".balign 16, 0xcc\n"
 				".popsection");
 	return f;
 }

@@ -25,10 +25,39 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Target/CGPassBuilderOption.h"
 
 using namespace clang;
 
 namespace {
+
+/*
+ * Interprocedural register allocation (-mllvm -enable-ipra) lets a caller
+ * rely on the registers a function compiled before it leaves alone.
+ * sites.cpp replaces each generic's record with the ABI's before the next
+ * function is compiled, which holds while code is generated function by
+ * function.  LLVM's machine outliner (on by default for AArch64) is a
+ * module pass: every function would be compiled before the first is
+ * emitted.  So with IPRA the outliner is turned off, and asking for both
+ * is an error.
+ */
+void keep_codegen_per_function(DiagnosticsEngine &d)
+{
+	auto &opts = llvm::cl::getRegisteredOptions();
+	auto *ipra = static_cast<llvm::cl::opt<bool> *>(opts.lookup("enable-ipra"));
+	auto *outliner = static_cast<llvm::cl::opt<llvm::RunOutliner> *>(
+		opts.lookup("enable-machine-outliner"));
+	if (!ipra || !ipra->getValue() || !outliner)
+		return;
+	if (outliner->getNumOccurrences() && outliner->getValue() != llvm::RunOutliner::NeverOutline) {
+		d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
+			<< "'-enable-ipra' and '-enable-machine-outliner' together are not "
+			   "supported: callers could rely on registers a variant clobbers";
+		return;
+	}
+	outliner->addOccurrence(0, "enable-machine-outliner", "never");
+}
 
 struct Action : PluginASTAction {
 	unsigned max_variants = 64;
@@ -42,6 +71,7 @@ struct Action : PluginASTAction {
 				   "time and link-time optimization would compile code without "
 				   "it; build without '-flto'";
 		}
+		keep_codegen_per_function(ci.getDiagnostics());
 		unsigned cap = max_variants;
 		ci.getCodeGenOpts().PassBuilderCallbacks.push_back([cap](llvm::PassBuilder &pb) {
 			pb.registerPipelineStartEPCallback(

@@ -83,7 +83,6 @@ struct mv_record {
 };
 
 /* descriptors.cpp */
-unsigned mv_pad_length(llvm::Module &m, llvm::Function &f);
 void mv_emit_var(llvm::Module &m, llvm::GlobalVariable *gv, unsigned decl_flags);
 void mv_emit_function(llvm::Module &m, llvm::Function &f, unsigned pad,
 		      const std::vector<mv_record> &records);

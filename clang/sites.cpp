@@ -1,13 +1,13 @@
 /*
- * Machine level, where a pass plugin has no hook of its own: x86-64's
- * AsmPrinter (the one target supported so far) is wrapped
+ * Machine level, where a pass plugin has no hook of its own: the
+ * AsmPrinter of each supported target (clang/arch/) is wrapped
  * (TargetRegistry::RegisterAsmPrinter) so that it carries one more
  * handler, which sees each instruction just before it is emitted.
  * That is the final code: after branch folding, tail duplication and
  * every other pass that can move, copy or drop a call.  The handler
  *   - plants the entry NOP of each generic: its first instruction, after
- *     the landing pad (endbr64) if it has one, and checks that the pad is
- *     the one specialize.cpp recorded in the descriptor;
+ *     the landing pad (endbr64, bti c) if it has one, and checks that the
+ *     pad is the one specialize.cpp recorded in the descriptor;
  *   - labels every call and tail call to a multiversed function or to
  *     a switch's stub (fnptr.cpp) just before its first byte, and at the
  *     end of the module writes the labels and callees (the function, or
@@ -18,6 +18,7 @@
  */
 #include "multiverse.h"
 #include "descriptor.h"
+#include "arch.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/CodeGen/AsmPrinter.h"
@@ -50,6 +51,7 @@ struct Site {
 
 class SiteRecorder : public DebugHandlerBase {
 	AsmPrinter *ap;       /* DebugHandlerBase's Asm stays unset (beginModule) */
+	const mv_arch *arch;
 	std::vector<Site> sites;
 	const MachineFunction *mf = nullptr;
 	bool want_entry = false;
@@ -81,23 +83,27 @@ class SiteRecorder : public DebugHandlerBase {
 
 	void plant_entry(const MachineInstr *mi)
 	{
-		StringRef name = mf->getSubtarget().getInstrInfo()->getName(mi->getOpcode());
-		if (name == "ENDBR64") {
+		const MCSubtargetInfo &sti = mf->getSubtarget();
+		if (arch->is_landing_pad(*mi)) {
 			seen_pad = 4;
 			return;
 		}
 		want_entry = false;
+		if (pad && !seen_pad && arch->pad_goes_before(*mi)) {
+			arch->emit_pad(*ap, sti);
+			seen_pad = 4;
+		}
 		if (seen_pad != pad)
 			return fail("its landing pad is not the one its descriptor records");
 		/* before any label a branch could reach (merge.cpp anchors an
 		 * instruction there) */
 		if (mi->getParent() != &mf->front() || !mf->front().pred_empty())
 			return fail("its first instruction is not in a block no branch reaches");
-		ap->OutStreamer->emitBytes(StringRef("\x0f\x1f\x44\x00\x00", 5));   /* nopl */
+		arch->emit_entry_nop(*ap, sti);
 	}
 
 public:
-	SiteRecorder(AsmPrinter *a) : DebugHandlerBase(a), ap(a) {}
+	SiteRecorder(AsmPrinter *a, const mv_arch *ar) : DebugHandlerBase(a), ap(a), arch(ar) {}
 	/* None of the base's debug-information work: with Asm unset it
 	 * calls skippedNonDebugFunction() at the start of each function. */
 	void beginModule(Module *m) override
@@ -134,7 +140,7 @@ public:
 			if (want_entry && a.getValueAsString().getAsInteger(10, pad))
 				pad = 0;
 		}
-		if (mi->isMetaInstruction() || mi->isPosition())
+		if (mi->isMetaInstruction() || mi->isPosition() || arch->emits_nothing(*mi))
 			return;
 		if (want_entry)
 			plant_entry(mi);
@@ -195,29 +201,35 @@ public:
 	}
 };
 
-/* x86-64's own AsmPrinter constructor, called by ours (the only target
- * the plugin supports so far; specialize.cpp rejects the others). */
-Target x86_64;
-bool hooked;
+/* The targets' own AsmPrinter constructors, called by ours. */
+struct Hooked {
+	const mv_arch *arch;
+	Target original;
+};
+std::vector<Hooked> hooked;
 
 AsmPrinter *with_sites(TargetMachine &tm, std::unique_ptr<MCStreamer> &&s)
 {
-	AsmPrinter *ap = x86_64.createAsmPrinter(tm, std::move(s));
-	if (ap)
-		ap->addDebugHandler(std::make_unique<SiteRecorder>(ap));
-	return ap;
+	for (Hooked &h : hooked)
+		if (tm.getTarget().getName() == StringRef(h.arch->target)) {
+			AsmPrinter *ap = h.original.createAsmPrinter(tm, std::move(s));
+			if (ap)
+				ap->addDebugHandler(std::make_unique<SiteRecorder>(ap, h.arch));
+			return ap;
+		}
+	return nullptr;
 }
 
 } // namespace
 
 void mv_hook_asm_printers(void)
 {
-	if (hooked)
+	if (!hooked.empty())
 		return;
-	for (const Target &t : TargetRegistry::targets())
-		if (t.getName() == StringRef("x86-64")) {
-			x86_64 = t;
-			TargetRegistry::RegisterAsmPrinter(const_cast<Target &>(t), with_sites);
-			hooked = true;
-		}
+	for (const mv_arch *arch : { &mv_arch_x86_64, &mv_arch_aarch64 })
+		for (const Target &t : TargetRegistry::targets())
+			if (t.getName() == StringRef(arch->target)) {
+				hooked.push_back({ arch, t });
+				TargetRegistry::RegisterAsmPrinter(const_cast<Target &>(t), with_sites);
+			}
 }

@@ -17,6 +17,7 @@
  *     merge.cpp through named metadata.
  */
 #include "multiverse.h"
+#include "arch.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -360,9 +361,10 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 	read_declared(m);
 	if (switches.empty() && functions.empty())
 		return PreservedAnalyses::all();
-	if (Triple(m.getTargetTriple()).getArch() != Triple::x86_64) {
-		m.getContext().emitError("multiverse: the Clang plugin supports x86-64 only "
-					 "so far; build this unit with multiverse-gcc");
+	const mv_arch *arch = mv_arch_of(Triple(m.getTargetTriple()));
+	if (!arch) {
+		m.getContext().emitError("multiverse: target '" + m.getTargetTriple() + "' is "
+					 "not supported; the Clang plugin supports x86-64 and AArch64");
 		return PreservedAnalyses::all();
 	}
 	/* Records for the switches defined here and those the guards name
@@ -383,13 +385,16 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 		 * inlining, and the generic is another unit's */
 		if (f->hasAvailableExternallyLinkage())
 			f->deleteBody();
+		/* -fno-plt would call through a register: calls stay direct
+		 * (through a PLT entry if need be), so that they are sites */
+		f->removeFnAttr(Attribute::NonLazyBind);
 		if (f->isDeclaration()) {
 			/* defined elsewhere: its calls here are sites all the same */
 			f->addFnAttr(MV_GENERIC_ATTR, "0");
 			continue;
 		}
 		std::vector<Variant> vs = specialize(*f, max_variants);
-		unsigned pad = mv_pad_length(m, *f);
+		unsigned pad = arch->pad_length(m, *f);
 		keep_calls(*f);
 		f->addFnAttr(MV_GENERIC_ATTR, std::to_string(pad));
 		if (!f->hasSection())

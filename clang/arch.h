@@ -1,0 +1,56 @@
+/*
+ * The Clang front end's architecture hooks: what differs between the
+ * targets it supports, one file each in clang/arch/.  The plugin runs in
+ * a compiler that may target any of them (clang --target=...), so all are
+ * built in, and each module picks its own by its triple.
+ */
+#ifndef MULTIVERSE_CLANG_ARCH_H
+#define MULTIVERSE_CLANG_ARCH_H
+
+#include "llvm/TargetParser/Triple.h"
+
+#include <string>
+
+namespace llvm {
+class AsmPrinter; class Function; class MachineInstr; class MCSubtargetInfo;
+class Module;
+}
+
+struct mv_arch {
+	const char *target;           /* LLVM's name: its AsmPrinter is wrapped */
+	unsigned machine;             /* MV_MACHINE_* */
+
+	/* Whether mi, a pseudo instruction, emits no code (AArch64's
+	 * EMITBKEY, which only says .cfi_b_key_frame). */
+	bool (*emits_nothing)(const llvm::MachineInstr &mi);
+	/* Bytes of landing pad (endbr64, bti c) before f's entry NOP. */
+	unsigned (*pad_length)(const llvm::Module &m, const llvm::Function &f);
+	/* Whether mi, first in a function, is the landing pad. */
+	bool (*is_landing_pad)(const llvm::MachineInstr &mi);
+	/* Whether mi, first in a function, lands indirect branches only
+	 * because it comes first (AArch64's paciasp under BTI): the entry
+	 * NOP goes before it, and a landing pad before the NOP. */
+	bool (*pad_goes_before)(const llvm::MachineInstr &mi);
+	void (*emit_pad)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti);
+	void (*emit_entry_nop)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti);
+
+	/* Assembler text of the stub of switch sw (fnptr.cpp), from its
+	 * label on: jumps to the address stored in sw, reached through the
+	 * GOT entry of sw if got, clobbering no register an argument or the
+	 * callee may need. */
+	std::string (*stub)(const std::string &sw, bool got);
+};
+
+extern const mv_arch mv_arch_x86_64, mv_arch_aarch64;
+
+/* The hooks for a module's target, or nullptr if it is not supported. */
+inline const mv_arch *mv_arch_of(const llvm::Triple &t)
+{
+	switch (t.getArch()) {
+	case llvm::Triple::x86_64:  return &mv_arch_x86_64;
+	case llvm::Triple::aarch64: return &mv_arch_aarch64;
+	default:                    return nullptr;
+	}
+}
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * AArch64 hooks of the Clang front end (clang/arch.h).
+ *
+ * Entry: a nop, after the bti c that branch protection (BTI) puts first,
+ * which commit overwrites with a b to the variant.  A function that
+ * starts by signing its return address (paciasp, pac-ret) gets the nop
+ * before the signing (the variant signs for itself), and under BTI a
+ * bti c before the nop: paciasp lands indirect calls only as a
+ * function's first instruction.  As the GCC front end (gcc/arch/aarch64.cc).
+ *
+ * Stub of a switch sw:   adrp x16, sw; ldr x16, [x16, :lo12:sw]; br x16
+ *   or through the GOT:  adrp x16, :got:sw; ldr x16, [x16, :got_lo12:sw];
+ *                        ldr x16, [x16]; br x16
+ * x16 is the register the procedure call standard gives veneers and
+ * stubs, and br x16 may land on a bti c.
+ */
+#include "../arch.h"
+#include "descriptor.h"
+
+#include "llvm/CodeGen/AsmPrinter.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace llvm;
+
+namespace {
+
+enum { HINT_NOP = 0, HINT_PACIASP = 25, HINT_PACIBSP = 27, HINT_BTI_C = 34, HINT_BTI_JC = 38 };
+
+/* The HINT space as the AsmPrinter will emit it: a HINT with its
+ * immediate, or one of the instructions LLVM models on their own. */
+int hint_of(const MachineInstr &mi)
+{
+	StringRef name = mi.getMF()->getSubtarget().getInstrInfo()->getName(mi.getOpcode());
+	if (name == "HINT" && mi.getNumOperands() > 0 && mi.getOperand(0).isImm())
+		return (int)mi.getOperand(0).getImm();
+	if (name == "PACIASP")
+		return HINT_PACIASP;
+	if (name == "PACIBSP")
+		return HINT_PACIBSP;
+	return -1;
+}
+
+/* LLVM's function attribute, where Clang set one, else the module's flag. */
+bool bti_enforced(const Module &m, const Function &f)
+{
+	Attribute a = f.getFnAttribute("branch-target-enforcement");
+	if (a.isValid())
+		return a.getValueAsString() != "false";
+	auto *flag = mdconst::extract_or_null<ConstantInt>(
+		m.getModuleFlag("branch-target-enforcement"));
+	return flag && !flag->isZero();
+}
+
+/* The pseudo instructions that only emit a directive, which may come
+ * before the first instruction of a function. */
+bool emits_nothing(const MachineInstr &mi)
+{
+	StringRef name = mi.getMF()->getSubtarget().getInstrInfo()->getName(mi.getOpcode());
+	return name == "EMITBKEY" || name == "EMITMTETAGGED";
+}
+
+unsigned pad_length(const Module &m, const Function &f)
+{
+	return bti_enforced(m, f) ? 4 : 0;
+}
+
+bool is_landing_pad(const MachineInstr &mi)
+{
+	int h = hint_of(mi);
+	return h == HINT_BTI_C || h == HINT_BTI_JC;
+}
+
+bool pad_goes_before(const MachineInstr &mi)
+{
+	int h = hint_of(mi);
+	return h == HINT_PACIASP || h == HINT_PACIBSP;
+}
+
+/* The opcode of HINT, looked up by name: the target's opcode numbers
+ * are not part of LLVM's installed headers. */
+void emit_hint(AsmPrinter &ap, const MCSubtargetInfo &sti, unsigned imm)
+{
+	static unsigned hint = ~0u;
+	const MCInstrInfo &ii = *ap.TM.getMCInstrInfo();
+	if (hint == ~0u)
+		for (unsigned op = 0; op < ii.getNumOpcodes(); op++)
+			if (ii.getName(op) == "HINT") {
+				hint = op;
+				break;
+			}
+	MCInst inst;
+	inst.setOpcode(hint);
+	inst.addOperand(MCOperand::createImm(imm));
+	ap.OutStreamer->emitInstruction(inst, sti);
+}
+
+void emit_pad(AsmPrinter &ap, const MCSubtargetInfo &sti)
+{
+	emit_hint(ap, sti, HINT_BTI_C);
+}
+
+void emit_entry_nop(AsmPrinter &ap, const MCSubtargetInfo &sti)
+{
+	emit_hint(ap, sti, HINT_NOP);
+}
+
+std::string stub(const std::string &sw, bool got)
+{
+	if (got)
+		return "\tadrp\tx16, :got:" + sw + "\n\tldr\tx16, [x16, :got_lo12:" + sw +
+		       "]\n\tldr\tx16, [x16]\n\tbr\tx16\n";
+	return "\tadrp\tx16, " + sw + "\n\tldr\tx16, [x16, :lo12:" + sw + "]\n\tbr\tx16\n";
+}
+
+} // namespace
+
+const mv_arch mv_arch_aarch64 = {
+	"aarch64", MV_MACHINE_AARCH64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
+	emit_pad, emit_entry_nop, stub,
+};

@@ -1,0 +1,72 @@
+/*
+ * x86-64 hooks of the Clang front end (clang/arch.h).
+ *
+ * Entry: the 5-byte NOP 0f 1f 44 00 00, after the endbr64 that
+ * -fcf-protection=branch puts first (not with nocf_check), which commit
+ * overwrites with a jmp rel32.
+ *
+ * Stub of a switch sw:   jmp *sw(%rip)
+ *   or through the GOT:  movq sw@GOTPCREL(%rip), %r11; jmp *(%r11)
+ * r11 carries no argument and no call preserves it (SysV ABI); PLT
+ * entries use it too.  int3 pads the stub to 16 bytes, so that the
+ * runtime can read its longest trampoline form there.
+ */
+#include "../arch.h"
+#include "descriptor.h"
+
+#include "llvm/CodeGen/AsmPrinter.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCStreamer.h"
+
+using namespace llvm;
+
+namespace {
+
+bool emits_nothing(const MachineInstr &)
+{
+	return false;
+}
+
+unsigned pad_length(const Module &m, const Function &f)
+{
+	auto *flag = mdconst::extract_or_null<ConstantInt>(m.getModuleFlag("cf-protection-branch"));
+	return flag && !flag->isZero() && !f.doesNoCfCheck() ? 4 : 0;
+}
+
+bool is_landing_pad(const MachineInstr &mi)
+{
+	return mi.getMF()->getSubtarget().getInstrInfo()->getName(mi.getOpcode()) == "ENDBR64";
+}
+
+bool pad_goes_before(const MachineInstr &)
+{
+	return false;
+}
+
+void emit_pad(AsmPrinter &ap, const MCSubtargetInfo &)
+{
+	ap.OutStreamer->emitBytes(StringRef("\xf3\x0f\x1e\xfa", 4));          /* endbr64 */
+}
+
+void emit_entry_nop(AsmPrinter &ap, const MCSubtargetInfo &)
+{
+	ap.OutStreamer->emitBytes(StringRef("\x0f\x1f\x44\x00\x00", 5));      /* nopl */
+}
+
+std::string stub(const std::string &sw, bool got)
+{
+	return (got ? "\tmovq\t" + sw + "@GOTPCREL(%rip), %r11\n\tjmp\t*(%r11)\n"
+		    : "\tjmp\t*" + sw + "(%rip)\n") + "\t.balign 16, 0xcc\n";
+}
+
+} // namespace
+
+const mv_arch mv_arch_x86_64 = {
+	"x86-64", MV_MACHINE_X86_64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
+	emit_pad, emit_entry_nop, stub,
+};
