@@ -278,6 +278,8 @@ static int is_br(uint32_t i, unsigned rn)
  *   the plugin's stub for a function-pointer switch sw:
  *       adrp x16, sw; ldr x16, [x16, #o]; br x16
  *       adrp x16, GOT(sw); ldr x16, [x16, #o]; ldr x16, [x16]; br x16
+ *       adrp x16, sw; add x16, x16, #o; ldr x16, [x16]; br x16   (lld's relaxation)
+ *     each optionally after a bti c
  *   GNU ld's veneers for far targets:
  *       adrp x16, T; add x16, x16, #o; br x16
  *       ldr x16, 1f; br x16; 1: .xword T
@@ -343,6 +345,13 @@ int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 	if (is_add(w[k + 1], X16, X16, &off) && is_br(w[k + 2], X16)) {
 		t->kind = MV_TRAMP_JUMP;
 		t->target = page + off;
+		return 0;
+	}
+	if (is_add(w[k + 1], X16, X16, &off) && k + 3 < n && w[k + 2] == 0xf9400210 &&
+	    is_br(w[k + 3], X16)) {
+		/* the GOT stub as lld relaxes it for a switch that binds locally */
+		t->kind = MV_TRAMP_SLOT;
+		t->slot = page + off;
 		return 0;
 	}
 	return -1;

@@ -362,7 +362,7 @@ int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 			t->slot = p[1] == 0x8d ? rip_target : (uintptr_t)(intptr_t)get32(p + 3);
 			return 0;
 		}
-		return -1;
+		/* those bytes may be a PLT entry's displacement */
 	}
 	if (match(p, endbr64, sizeof endbr64))
 		p += sizeof endbr64;

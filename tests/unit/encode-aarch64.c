@@ -194,6 +194,11 @@ static void test_trampoline(void)
 	CHECK(!mv_arch_trampoline(CODE(0xb0000010, 0xf9401210, 0xf9400210, 0xd61f0200),
 				  0x400ffc, &t));
 	CHECK(t.kind == MV_TRAMP_SLOT2 && t.slot == 0x401020);
+	/* the GOT stub with bti c, as lld relaxes it: adrp x16, sw;
+	 * add x16, x16, #0x40; ldr x16, [x16]; br x16 */
+	CHECK(!mv_arch_trampoline(CODE(0xd503245f, 0x90000010, 0x91010210, 0xf9400210,
+				       0xd61f0200), 0x7fffffc, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x8000040);
 	/* veneers: adrp x16, T; add x16, x16, #0x40; br x16 */
 	CHECK(!mv_arch_trampoline(CODE(0x90000010, 0x91010210, 0xd61f0200), 0x8000000, &t));
 	CHECK(t.kind == MV_TRAMP_JUMP && t.target == 0x8000040);

@@ -315,6 +315,10 @@ static void test_trampoline(void)
 	CHECK(mv_arch_trampoline(BYTES("\xff\x15\x0a\x00\x00\x00\x68\x00\x00\x00\x00"),
 				  0x1000, &t));                           /* a call */
 	CHECK(mv_arch_trampoline(BYTES("\xff\x25\x0a\x00\x00\x00"), 0x1000, &t));  /* short */
+	/* a PLT entry whose displacement looks like jmp *(%r11) at byte 7 */
+	CHECK(!mv_arch_trampoline(BYTES("\xf3\x0f\x1e\xfa\xf2\xff\x25\x41\xff\x23\x00"),
+				  0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x1000 + 11 + 0x23ff41);
 }
 
 int main(void)
