@@ -79,7 +79,8 @@ void mv_write_stubs(FILE *out)
 {
 	if (stubs.empty())
 		return;
-	fprintf(out, "\t.section\t.text.multiverse.stubs,\"ax\",@progbits\n");
+	/* GCC's idea of the current section must stay true */
+	fprintf(out, "\t.pushsection\t.text.multiverse.stubs,\"ax\",@progbits\n");
 	for (auto &[stub, sw] : stubs) {
 		std::string name = asm_name(stub);
 		bool got = flag_pic && !targetm.binds_local_p(sw);
@@ -87,4 +88,5 @@ void mv_write_stubs(FILE *out)
 		mv_arch_write_stub(out, name, asm_name(sw), got);
 		fprintf(out, "\t.size\t%s, .-%s\n", name.c_str(), name.c_str());
 	}
+	fprintf(out, "\t.popsection\n");
 }

@@ -124,6 +124,9 @@ void mv_arch_write_stub(FILE *out, const std::string &name, const std::string &v
 			bool got)
 {
 	fprintf(out, "\t.p2align 2\n%s:\n", name.c_str());
+	/* reached by bl, or through a linker's veneer (br x16) when far */
+	if (aarch64_bti_enabled())
+		fprintf(out, "\thint\t34 // bti c\n");
 	if (got)
 		fprintf(out, "\tadrp\tx16, :got:%s\n"
 			"\tldr\tx16, [x16, :got_lo12:%s]\n"
