@@ -226,9 +226,9 @@ struct MultiverseAttr : ParsedAttrInfo {
 		mv_declared[ir_name(cast<NamedDecl>(D))] =
 			mv_decl{ !V, flags, std::vector<int64_t>(values.begin(), values.end()) };
 		if (!V)
-			mv_function_decls.insert(D->getCanonicalDecl());
+			mv_function_decls.insert(D);
 		else if (!fnptr)
-			mv_int_switch_decls.insert(D->getCanonicalDecl());
+			mv_int_switch_decls.insert(D);
 		return AttributeApplied;
 	}
 };

@@ -55,6 +55,10 @@ Function *stub_of(Module &m, GlobalVariable *sw, FunctionType *type)
 	f->setVisibility(GlobalValue::HiddenVisibility);
 	f->setDSOLocal(true);
 	f->addFnAttr(MV_STUB_ATTR, sw->getName());
+	/* one declaration serves calls of every type (the call's own type
+	 * rules); "thunk" keeps InstCombine from rewriting the arguments
+	 * of those whose type differs from the declaration's */
+	f->addFnAttr("thunk");
 	const mv_arch *arch = mv_arch_of(Triple(m.getTargetTriple()));
 	/* A section of their own: the x86-64 assembler may shorten a jmp
 	 * to a local symbol of the same section to 2 bytes, too short for
@@ -62,7 +66,7 @@ Function *stub_of(Module &m, GlobalVariable *sw, FunctionType *type)
 	m.appendModuleInlineAsm(".pushsection .text.multiverse.stubs,\"ax\",@progbits\n"
 				".balign 16\n"
 				".type " + name + ", @function\n" +
-				name + ":\n" + arch->stub(symbol(sw), !sw->isDSOLocal()) +
+				name + ":\n" + arch->stub(m, symbol(sw), !sw->isDSOLocal()) +
 				".size " + name + ", . - " + name + "\n"
 				".popsection");
 	return f;
@@ -80,14 +84,20 @@ GlobalVariable *switch_called(CallBase &call, const std::set<GlobalVariable *> &
 		return nullptr;
 	/* In the IR as Clang emitted it, only the evaluation of the
 	 * arguments comes between the read and the call. */
-	if (load->isSimple() && load->getType()->isPointerTy())
-		return sw;
+	const char *why = nullptr;
 	Function &f = *call.getFunction();
+	if (!load->isSimple() || !load->getType()->isPointerTy())
+		why = "a volatile or atomic read of the switch";
+	else if (call.hasOperandBundles())
+		why = "it carries a check of the pointer, from -fsanitize=kcfi or pointer authentication";
+	else if (f.getFnAttribute("target-features").getValueAsString().contains("+retpoline"))
+		why = "retpolines keep indirect calls indirect";
+	if (!why)
+		return sw;
 	f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
 		DiagnosticLocation(call.getDebugLoc()), "multiverse: this call "
 		"through function-pointer switch '" + sw->getName() + "' cannot be "
-		"made patchable (a volatile or atomic read of the switch); it stays "
-		"indirect after commit"));
+		"made patchable (" + why + "); it stays indirect after commit"));
 	return nullptr;
 }
 

@@ -40,8 +40,8 @@ struct mv_decl {
 	std::vector<int64_t> values;    /* with MV_DECL_VALUES */
 };
 extern std::map<std::string, mv_decl> mv_declared;
-/* The same declarations as Sema has them (canonical): the multiversed
- * functions and the integer switches, for uses.cpp. */
+/* The same declarations as Sema has them: the multiversed functions and
+ * the integer switches, for uses.cpp. */
 extern std::set<const clang::Decl *> mv_function_decls, mv_int_switch_decls;
 
 /* uses.cpp: warns where a multiversed function writes an integer switch

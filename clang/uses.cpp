@@ -23,11 +23,24 @@ using namespace clang;
 
 namespace {
 
+/* The declarations with the attribute, as canonical declarations: Sema
+ * links redeclarations only after it has handled a declaration's
+ * attributes, so this waits until the whole unit is parsed. */
+std::set<const Decl *> functions, int_switches;
+
+std::set<const Decl *> canonical(const std::set<const Decl *> &decls)
+{
+	std::set<const Decl *> out;
+	for (const Decl *d : decls)
+		out.insert(d->getCanonicalDecl());
+	return out;
+}
+
 bool is_switch(const Expr *e, const VarDecl **out)
 {
 	const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
 	const auto *v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-	if (!v || !mv_int_switch_decls.count(v->getCanonicalDecl()))
+	if (!v || !int_switches.count(v->getCanonicalDecl()))
 		return false;
 	*out = v;
 	return true;
@@ -54,7 +67,7 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	bool TraverseFunctionDecl(FunctionDecl *f)
 	{
 		if (!f->doesThisDeclarationHaveABody() ||
-		    !mv_function_decls.count(f->getCanonicalDecl()))
+		    !functions.count(f->getCanonicalDecl()))
 			return true;
 		fn = f;
 		TraverseStmt(f->getBody());
@@ -97,6 +110,8 @@ struct Consumer : ASTConsumer {
 	{
 		if (mv_function_decls.empty() || mv_int_switch_decls.empty())
 			return;
+		functions = canonical(mv_function_decls);
+		int_switches = canonical(mv_int_switch_decls);
 		Visitor v(ctx.getDiagnostics());
 		v.TraverseDecl(ctx.getTranslationUnitDecl());
 	}

@@ -8,7 +8,7 @@
  * bti c before the nop: paciasp lands indirect calls only as a
  * function's first instruction.  As the GCC front end (gcc/arch/aarch64.cc).
  *
- * Stub of a switch sw:   adrp x16, sw; ldr x16, [x16, :lo12:sw]; br x16
+ * Stub of a switch sw:   [bti c;] adrp x16, sw; ldr x16, [x16, :lo12:sw]; br x16
  *   or through the GOT:  adrp x16, :got:sw; ldr x16, [x16, :got_lo12:sw];
  *                        ldr x16, [x16]; br x16
  * x16 is the register the procedure call standard gives veneers and
@@ -113,12 +113,18 @@ void emit_entry_nop(AsmPrinter &ap, const MCSubtargetInfo &sti)
 	emit_hint(ap, sti, HINT_NOP);
 }
 
-std::string stub(const std::string &sw, bool got)
+/* A stub is reached by bl, or through a linker's veneer (br x16) when
+ * far: under BTI it starts with a bti c. */
+std::string stub(const Module &m, const std::string &sw, bool got)
 {
+	auto *flag = mdconst::extract_or_null<ConstantInt>(
+		m.getModuleFlag("branch-target-enforcement"));
+	std::string pad = flag && !flag->isZero() ? "\thint\t#34\n" : "";
 	if (got)
-		return "\tadrp\tx16, :got:" + sw + "\n\tldr\tx16, [x16, :got_lo12:" + sw +
-		       "]\n\tldr\tx16, [x16]\n\tbr\tx16\n";
-	return "\tadrp\tx16, " + sw + "\n\tldr\tx16, [x16, :lo12:" + sw + "]\n\tbr\tx16\n";
+		return pad + "\tadrp\tx16, :got:" + sw + "\n\tldr\tx16, [x16, :got_lo12:" +
+		       sw + "]\n\tldr\tx16, [x16]\n\tbr\tx16\n";
+	return pad + "\tadrp\tx16, " + sw + "\n\tldr\tx16, [x16, :lo12:" + sw +
+	       "]\n\tbr\tx16\n";
 }
 
 } // namespace

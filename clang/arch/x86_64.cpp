@@ -58,7 +58,7 @@ void emit_entry_nop(AsmPrinter &ap, const MCSubtargetInfo &)
 	ap.OutStreamer->emitBytes(StringRef("\x0f\x1f\x44\x00\x00", 5));      /* nopl */
 }
 
-std::string stub(const std::string &sw, bool got)
+std::string stub(const Module &, const std::string &sw, bool got)
 {
 	return (got ? "\tmovq\t" + sw + "@GOTPCREL(%rip), %r11\n\tjmp\t*(%r11)\n"
 		    : "\tjmp\t*" + sw + "(%rip)\n") + "\t.balign 16, 0xcc\n";

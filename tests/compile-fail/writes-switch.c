@@ -2,6 +2,8 @@
 // expect-warning: 'peek' takes the address of multiverse switch 'mode'; the switch is not specialized in this function
 // expect-clang-warning: multiverse: 'bump' writes switch 'counter'; the switch is not specialized in this function
 // expect-clang-warning: multiverse: 'peek' takes the address of switch 'mode'; the switch is not specialized in this function
+// expect-warning: 'later' writes multiverse switch 'counter'; the switch is not specialized in this function
+// expect-clang-warning: multiverse: 'later' writes switch 'counter'; the switch is not specialized in this function
 // expect-nothing-else
 __attribute__((multiverse)) int counter;
 __attribute__((multiverse)) int mode;
@@ -12,3 +14,7 @@ __attribute__((multiverse)) int peek(void) { use(&mode); return mode; }
 /* Neither is inside a multiversed function: no warning. */
 int *const where = &mode;
 void reset(void) { counter = 0; }
+
+/* Declared first without the attribute. */
+int later(void);
+__attribute__((multiverse)) int later(void) { return counter += 2; }
