@@ -13,8 +13,10 @@ PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
 # The target's architecture picks runtime/arch/ and gcc/arch/ files.
 ARCH     := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 
+# The runtime is built without the plugin: MULTIVERSE_LINK_RUNTIME gives it
+# the API's declarations rather than the header's no-op fallbacks.
 CFLAGS_RT  := -std=gnu11 -O2 -g -Wall -Wextra -fPIC -fvisibility=hidden \
-              -Iinclude -Iruntime -Icommon
+              -Iinclude -Iruntime -Icommon -DMULTIVERSE_LINK_RUNTIME
 CXXFLAGS_P := -std=gnu++17 -O2 -g -Wall -fPIC -fno-rtti -fno-exceptions \
               -I$(PLUGIN_INC) -Icommon -Wno-unused-parameter
 
@@ -25,6 +27,12 @@ RUNTIME_HDR := $(wildcard runtime/*.h runtime/arch/$(ARCH)*.h) include/multivers
                common/descriptor.h
 RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRC))
 FAULTS_OBJ  := $(patsubst runtime/%.c,$(B)/faults/%.o,$(RUNTIME_SRC))
+
+# The version (common/multiverse-version.h), as __MULTIVERSE_VERSION__ has it.
+MV_VERSION_NUMBER := $(shell awk '/define MV_VERSION_(MAJOR|MINOR|PATCH) / { v = v * 100 + $$3 } END { print v }' common/multiverse-version.h)
+# Clang runs no plugin when it only preprocesses (-E): its wrappers define
+# the plugin's macros themselves.
+CLANG_MACROS := -D__MULTIVERSE__=1 -D__MULTIVERSE_VERSION__=$(MV_VERSION_NUMBER)
 
 # The Clang front end (clang/), built when clang-19 and its development
 # files are there (./make.sh installs them), for the build machine only.
@@ -43,18 +51,18 @@ CXXFLAGS_CL := -DNDEBUG -std=c++17 -O2 -g -Wall -fPIC -fno-rtti -Icommon \
 all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/libmultiverse.so $(B)/multiverse-gcc \
      $(if $(WITH_CLANG),$(B)/multiverse-clang.so $(B)/multiverse-clang)
 
-$(B)/clang/%.o: clang/%.cpp $(CLANG_HDR) common/descriptor.h
+$(B)/clang/%.o: clang/%.cpp $(CLANG_HDR) common/descriptor.h common/multiverse-version.h
 	@mkdir -p $(dir $@)
 	$(CLANGXX) $(CXXFLAGS_CL) -c -o $@ $<
 
 $(B)/multiverse-clang.so: $(CLANG_OBJ)
 	$(CLANGXX) -shared -o $@ $^
 
-$(B)/multiverse-clang: common/multiverse-cc.in
+$(B)/multiverse-clang: common/multiverse-cc.in common/multiverse-version.h
 	@mkdir -p $(B)
-	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B)),$@)
+	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B)),$@,$(CLANG_MACROS))
 
-$(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) common/descriptor.h
+$(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) common/descriptor.h common/multiverse-version.h
 	@mkdir -p $(B)
 	$(CXX) $(CXXFLAGS_P) -shared -o $@ $(PLUGIN_SRC)
 
@@ -116,7 +124,7 @@ install: all $(if $(WITH_CLANG),install-clang)
 install-clang: $(B)/multiverse-clang.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)
 	install -m 755 $(B)/multiverse-clang.so $(DESTDIR)$(LIBDIR)/
-	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(LIBDIR)/multiverse-clang.so,$(PREFIX)/include,$(LIBDIR),$(DESTDIR)$(PREFIX)/bin/multiverse-clang)
+	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(LIBDIR)/multiverse-clang.so,$(PREFIX)/include,$(LIBDIR),$(DESTDIR)$(PREFIX)/bin/multiverse-clang,$(CLANG_MACROS))
 
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
@@ -156,7 +164,7 @@ CLANG_AARCH64 := --target=aarch64-linux-gnu
 aarch64: $(if $(WITH_CLANG),$(B)/multiverse-clang.so)
 	$(MAKE) CC=$(CROSS_AARCH64) B=$(B)/aarch64 all faults
 	ln -sf aarch64/multiverse-gcc $(B)/aarch64-linux-gnu-multiverse-gcc
-	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B))/aarch64,$(B)/aarch64/multiverse-clang,$(CLANG_AARCH64)) && \
+	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B))/aarch64,$(B)/aarch64/multiverse-clang,$(CLANG_AARCH64) $(CLANG_MACROS)) && \
 	    ln -sf aarch64/multiverse-clang $(B)/aarch64-linux-gnu-multiverse-clang)
 
 # The cross pieces beside the native ones: PREFIX/bin/aarch64-linux-gnu-
@@ -166,7 +174,7 @@ install-aarch64: aarch64 $(if $(WITH_CLANG),install-clang)
 	$(MAKE) CC=$(CROSS_AARCH64) B=$(B)/aarch64 PREFIX=$(PREFIX) \
 	    LIBDIR=$(PREFIX)/lib/multiverse/aarch64-linux-gnu \
 	    WRAPPER=aarch64-linux-gnu-multiverse-gcc install
-	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(PREFIX)/lib/multiverse/multiverse-clang.so,$(PREFIX)/include,$(PREFIX)/lib/multiverse/aarch64-linux-gnu,$(DESTDIR)$(PREFIX)/bin/aarch64-linux-gnu-multiverse-clang,$(CLANG_AARCH64)))
+	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(PREFIX)/lib/multiverse/multiverse-clang.so,$(PREFIX)/include,$(PREFIX)/lib/multiverse/aarch64-linux-gnu,$(DESTDIR)$(PREFIX)/bin/aarch64-linux-gnu-multiverse-clang,$(CLANG_AARCH64) $(CLANG_MACROS)))
 
 # The AArch64 suite, on an arm64 kernel under qemu-system-aarch64
 # (tests/qemu/setup.sh installs and downloads what it needs).

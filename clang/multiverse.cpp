@@ -20,10 +20,12 @@
  *   }
  */
 #include "multiverse.h"
+#include "multiverse-version.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Target/CGPassBuilderOption.h"
@@ -59,6 +61,20 @@ void keep_codegen_per_function(DiagnosticsEngine &d)
 	outliner->addOccurrence(0, "enable-machine-outliner", "never");
 }
 
+/* The macros that tell a source the plugin is there (include/multiverse.h),
+ * before the command line's, so that -U still takes them away.  (The
+ * main file is entered after the AST consumer is made.) */
+void define_macros(Preprocessor &pp)
+{
+	std::string defs = "#define __MULTIVERSE__ 1\n#define __MULTIVERSE_VERSION__ " +
+			   std::to_string(MV_VERSION_NUMBER) + "\n";
+	std::string all = pp.getPredefines();
+	/* the command line's -D and -U come after Clang's own, at the end */
+	size_t at = all.find("# 1 \"<command line>\"");
+	all.insert(at == std::string::npos ? all.size() : at, defs);
+	pp.setPredefines(all);
+}
+
 struct Action : PluginASTAction {
 	unsigned max_variants = 64;
 
@@ -72,6 +88,7 @@ struct Action : PluginASTAction {
 				   "it; build without '-flto'";
 		}
 		keep_codegen_per_function(ci.getDiagnostics());
+		define_macros(ci.getPreprocessor());
 		unsigned cap = max_variants;
 		ci.getCodeGenOpts().PassBuilderCallbacks.push_back([cap](llvm::PassBuilder &pb) {
 			pb.registerPipelineStartEPCallback(

@@ -8,6 +8,8 @@
  *   gcc -fplugin=multiverse.so [-fplugin-arg-multiverse-max-variants=N] ...
  * or the multiverse-gcc wrapper, which also adds the header and runtime.
  *
+ * It predefines __MULTIVERSE__ (1) and __MULTIVERSE_VERSION__ (common/version.h).
+ *
  * Options:
  *   max-variants=N   per-function cap on variants (default 64); a function
  *                    that would need more gets a warning and only its
@@ -39,6 +41,8 @@
 #include "multiverse.h"
 #include "arch.h"
 #include "plugin-version.h"
+#include "cpplib.h"
+#include "multiverse-version.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -108,6 +112,25 @@ static bool parse_args(struct plugin_name_args *info)
 	return true;
 }
 
+/* The macros that tell a source the plugin is there (include/multiverse.h).
+ * PLUGIN_PRAGMAS comes before GCC defines its own macros and the command
+ * line's, also when only preprocessing (-E), so -U still takes them away. */
+extern cpp_reader *parse_in;        /* c-family/c-common.h, which must come first */
+
+static void define_macros(void *, void *)
+{
+	/* Without the callback that -g3 installs to record each definition
+	 * in the debug information: it needs a source location, which does
+	 * not exist yet. */
+	cpp_callbacks *cb = cpp_get_callbacks(parse_in);
+	auto record = cb->define;
+	cb->define = NULL;
+	cpp_define(parse_in, "__MULTIVERSE__=1");
+	std::string version = "__MULTIVERSE_VERSION__=" + std::to_string(MV_VERSION_NUMBER);
+	cpp_define(parse_in, version.c_str());
+	cb->define = record;
+}
+
 static void check_unit(void *, void *)
 {
 	if (flag_lto)
@@ -131,6 +154,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *ver)
 			  (void *)mv_roots);
 	register_callback(info->base_name, PLUGIN_ATTRIBUTES,
 			  mv_register_attribute, NULL);
+	register_callback(info->base_name, PLUGIN_PRAGMAS, define_macros, NULL);
 	register_callback(info->base_name, PLUGIN_START_UNIT, check_unit, NULL);
 	mv_keep_switches_unanchored();
 	register_callback(info->base_name, PLUGIN_FINISH_PARSE_FUNCTION,

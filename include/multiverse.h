@@ -21,24 +21,72 @@
  *
  * Commit and revert are safe while other threads run the code being
  * patched (docs/patching.md).  Do not call them from signal handlers.
+ *
+ * One source for every compiler: the plugins predefine __MULTIVERSE__ (1)
+ * and __MULTIVERSE_VERSION__ (major * 10000 + minor * 100 + patch).  The
+ * macros MULTIVERSE, MULTIVERSE_TRACKED and MULTIVERSE_VALUES(v, ...) give
+ * the attribute's forms with the plugin and nothing without it.  Without
+ * the plugin the API below is inline functions that do nothing, so such
+ * a build needs no runtime library: switches are plain variables read at
+ * run time and every function keeps its one body.  They return what is
+ * then true: 0 from init, commit and revert calls (nothing changed) and
+ * from multiverse_is_committed (the generic runs) and multiverse_bind
+ * (unbound: read at run time); NULL from the info calls; "" from
+ * multiverse_last_error; multiverse_dump_info prints nothing.  A unit
+ * compiled without the plugin that must reach the runtime of a program
+ * whose other units have it defines MULTIVERSE_LINK_RUNTIME first.
  */
 #ifndef MULTIVERSE_H
 #define MULTIVERSE_H
 
 #include <stdio.h>
 
+#ifdef __MULTIVERSE__
+#define MULTIVERSE __attribute__((multiverse))
+#define MULTIVERSE_TRACKED __attribute__((multiverse("tracked")))
+#define MULTIVERSE_VALUES(...) __attribute__((multiverse("values", __VA_ARGS__)))
+#else
+#define MULTIVERSE
+#define MULTIVERSE_TRACKED
+#define MULTIVERSE_VALUES(...)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Read-only views of the run-time state, valid until the next API call. */
+struct mv_info_var {
+	const char *name;
+	void *addr;
+	unsigned width;           /* bytes */
+	int is_signed;
+	int is_fnptr;
+	int is_tracked;
+	int is_bound;
+	unsigned n_functions;     /* multiversed functions that read it */
+	unsigned n_sites;         /* call sites through it (fn-pointer switches) */
+};
+
+struct mv_info_fn {
+	const char *name;
+	void *generic;
+	void *active;             /* the body calls reach now */
+	int committed;            /* 1 if bound to a variant */
+	unsigned n_variants;      /* distinct variant bodies */
+	unsigned n_sites;         /* recorded call sites */
+	unsigned n_sites_inlined; /* sites holding an inlined body now */
+	unsigned n_sites_skipped; /* sites left alone: unexpected bytes */
+};
+
+#if defined(__MULTIVERSE__) || defined(MULTIVERSE_LINK_RUNTIME)
 
 /* Builds the run-time tables.  Commit calls it on first use; calling it
  * again is harmless.  Returns 0 or a negative errno value. */
 int multiverse_init(void);
 
 /* Bind every multiversed function and function-pointer switch to the
- * current values of the switches.  These calls, and those below, return
- * how many functions and function-pointer switches now lead calls
- * elsewhere than before, or a negative errno value. */
+ * current values of the switches. */
 int multiverse_commit(void);
 /* Restore all patched code to its original bytes. */
 int multiverse_revert(void);
@@ -69,30 +117,6 @@ int multiverse_is_committed(void *fn);
  * time, or the generic.  Takes effect at the next commit. */
 int multiverse_bind(void *var, int state);
 
-/* Read-only views of the run-time state, valid until the next API call. */
-struct mv_info_var {
-	const char *name;
-	void *addr;
-	unsigned width;           /* bytes */
-	int is_signed;
-	int is_fnptr;
-	int is_tracked;
-	int is_bound;
-	unsigned n_functions;     /* multiversed functions that read it */
-	unsigned n_sites;         /* call sites through it (fn-pointer switches) */
-};
-
-struct mv_info_fn {
-	const char *name;
-	void *generic;
-	void *active;             /* the body calls reach now */
-	int committed;            /* 1 if bound to a variant */
-	unsigned n_variants;      /* distinct variant bodies */
-	unsigned n_sites;         /* recorded call sites */
-	unsigned n_sites_inlined; /* sites holding an inlined body now */
-	unsigned n_sites_skipped; /* sites left alone: unexpected bytes */
-};
-
 const struct mv_info_fn *multiverse_info_fn(void *fn);
 const struct mv_info_var *multiverse_info_var(void *var);
 
@@ -102,6 +126,26 @@ void multiverse_dump_info(FILE *out);
 
 /* The message of the last failed call in this thread, or "". */
 const char *multiverse_last_error(void);
+
+#else   /* no plugin: nothing is multiversed */
+
+static inline int multiverse_init(void) { return 0; }
+static inline int multiverse_commit(void) { return 0; }
+static inline int multiverse_revert(void) { return 0; }
+static inline int multiverse_commit_refs(void *var) { (void)var; return 0; }
+static inline int multiverse_revert_refs(void *var) { (void)var; return 0; }
+static inline int multiverse_commit_fn(void *fn) { (void)fn; return 0; }
+static inline int multiverse_revert_fn(void *fn) { (void)fn; return 0; }
+#define multiverse_commit_func multiverse_commit_fn
+#define multiverse_revert_func multiverse_revert_fn
+static inline int multiverse_is_committed(void *fn) { (void)fn; return 0; }
+static inline int multiverse_bind(void *var, int state) { (void)var; (void)state; return 0; }
+static inline const struct mv_info_fn *multiverse_info_fn(void *fn) { (void)fn; return 0; }
+static inline const struct mv_info_var *multiverse_info_var(void *var) { (void)var; return 0; }
+static inline void multiverse_dump_info(FILE *out) { (void)out; }
+static inline const char *multiverse_last_error(void) { return ""; }
+
+#endif
 
 #ifdef __cplusplus
 }

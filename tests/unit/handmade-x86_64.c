@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "descriptor.h"
+#define MULTIVERSE_LINK_RUNTIME   /* built without the plugin, linked with the runtime */
 #include "multiverse.h"
 
 #define CHECK(c) do { if (!(c)) { \
