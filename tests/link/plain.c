@@ -1,0 +1,9 @@
+/* No multiversed code and no call of the API: the wrapper's link must add
+ * neither the runtime nor a run path (tests/run, "link/"). */
+#include <stdio.h>
+
+int main(void)
+{
+	puts("plain");
+	return 0;
+}
