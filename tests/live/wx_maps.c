@@ -110,10 +110,17 @@ int main(void)
 	/* The decoy: an rwx mapping of our own that the watcher must find.
 	 * Where the system forbids rwx mappings altogether, no runtime can
 	 * make one either, and the control is skipped. */
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* Named before it becomes rwx: the watcher may read the maps file
+	 * between any two of these calls. */
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p != MAP_FAILED) {
 		atomic_store(&decoy, (uintptr_t)p);
+		if (mprotect(p, 4096, PROT_READ | PROT_WRITE | PROT_EXEC)) {
+			munmap(p, 4096);
+			p = MAP_FAILED;
+		}
+	}
+	if (p != MAP_FAILED) {
 		if (wait_reads(2, 5.0) || !atomic_load(&decoy_seen))
 			LIVE_FAIL("the watcher did not see the rwx mapping at %p: it is blind", p);
 		munmap(p, 4096);
@@ -121,6 +128,7 @@ int main(void)
 		wait_reads(2, 5.0);
 		atomic_store(&decoy, 0);
 	} else {
+		atomic_store(&decoy, 0);
 		printf("wx_maps: rwx mappings are forbidden here (%s); no decoy\n",
 		       strerror(errno));
 	}
