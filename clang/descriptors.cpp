@@ -103,8 +103,10 @@ void mv_emit_function(Module &m, Function &f, unsigned pad,
 }
 
 /* Registration early, so that user constructors may commit already;
- * unregistration late, after the module's own destructors. */
-void mv_emit_registration(Module &m)
+ * unregistration late, after the module's own destructors.  With an
+ * optional runtime, the references are weak and each call is made only
+ * if the runtime is there. */
+void mv_emit_registration(Module &m, bool optional_runtime)
 {
 	LLVMContext &c = m.getContext();
 	Type *i32 = Type::getInt32Ty(c);
@@ -119,7 +121,17 @@ void mv_emit_registration(Module &m)
 			m.getDataLayout().getProgramAddressSpace(),
 			k ? "multiverse.unregister" : "multiverse.register", &m);
 		IRBuilder<> b(BasicBlock::Create(c, "", f));
-		b.CreateCall(m.getOrInsertFunction(names[k], reg), {
+		FunctionCallee callee = m.getOrInsertFunction(names[k], reg);
+		if (optional_runtime) {
+			auto *decl = cast<Function>(callee.getCallee());
+			decl->setLinkage(GlobalValue::ExternalWeakLinkage);
+			BasicBlock *call = BasicBlock::Create(c, "", f), *done = BasicBlock::Create(c, "", f);
+			b.CreateCondBr(b.CreateIsNotNull(decl), call, done);
+			b.SetInsertPoint(done);
+			b.CreateRetVoid();
+			b.SetInsertPoint(call);
+		}
+		b.CreateCall(callee, {
 			ConstantInt::get(i32, MV_DESCRIPTOR_VERSION), ConstantInt::get(i32, mv_arch_of(Triple(m.getTargetTriple()))->machine),
 			bound(m, "__start_" MV_SECTION_VAR), bound(m, "__stop_" MV_SECTION_VAR),
 			bound(m, "__start_" MV_SECTION_FN), bound(m, "__stop_" MV_SECTION_FN),

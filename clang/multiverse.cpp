@@ -12,6 +12,11 @@
  * The one -fplugin loads everything: the attribute, the IR passes (added
  * to LLVM's pipeline from here) and the AsmPrinter hook.
  *
+ * Options (-fplugin-arg-multiverse-...), as the GCC plugin's:
+ *   max-variants=N   per-function cap on variants (default 64);
+ *   optional-runtime weak references to the runtime: the module registers
+ *                    only if the runtime is linked in.
+ *
  * Example:
  *   __attribute__((multiverse)) int config_smp;
  *   __attribute__((multiverse)) void spin_irq_lock(spinlock_t *l)
@@ -77,6 +82,7 @@ void define_macros(Preprocessor &pp)
 
 struct Action : PluginASTAction {
 	unsigned max_variants = 64;
+	bool optional_runtime = false;
 
 	std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, StringRef) override
 	{
@@ -90,11 +96,13 @@ struct Action : PluginASTAction {
 		keep_codegen_per_function(ci.getDiagnostics());
 		define_macros(ci.getPreprocessor());
 		unsigned cap = max_variants;
-		ci.getCodeGenOpts().PassBuilderCallbacks.push_back([cap](llvm::PassBuilder &pb) {
+		bool optional = optional_runtime;
+		ci.getCodeGenOpts().PassBuilderCallbacks.push_back([cap, optional](llvm::PassBuilder &pb) {
 			pb.registerPipelineStartEPCallback(
-				[cap](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
+				[cap, optional](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
 					MultiverseSpecialize s;
 					s.max_variants = cap;
+					s.optional_runtime = optional;
 					mpm.addPass(std::move(s));
 				});
 			pb.registerOptimizerLastEPCallback(
@@ -117,9 +125,13 @@ struct Action : PluginASTAction {
 				max_variants = n;
 				continue;
 			}
+			if (a == "optional-runtime") {
+				optional_runtime = true;
+				continue;
+			}
 			d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
-				<< ("bad plugin argument '" + a + "'; the only argument is "
-				    "'max-variants=N' (1 to 100000)");
+				<< ("bad plugin argument '" + a + "'; the arguments are "
+				    "'max-variants=N' (1 to 100000) and 'optional-runtime'");
 			return false;
 		}
 		return true;

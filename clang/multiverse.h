@@ -57,6 +57,7 @@ std::unique_ptr<clang::ASTConsumer> mv_make_use_checker(void);
 
 struct MultiverseSpecialize : llvm::PassInfoMixin<MultiverseSpecialize> {
 	unsigned max_variants = 64;
+	bool optional_runtime = false;
 	llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 	static bool isRequired() { return true; }
 };
@@ -86,7 +87,7 @@ struct mv_record {
 void mv_emit_var(llvm::Module &m, llvm::GlobalVariable *gv, unsigned decl_flags);
 void mv_emit_function(llvm::Module &m, llvm::Function &f, unsigned pad,
 		      const std::vector<mv_record> &records);
-void mv_emit_registration(llvm::Module &m);
+void mv_emit_registration(llvm::Module &m, bool optional_runtime);
 
 /* fnptr.cpp: calls through the switches sws go to their stubs; returns
  * the switches that have such calls. */

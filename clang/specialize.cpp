@@ -423,6 +423,6 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 	for (auto &s : switches)
 		if (!s.second.gv->isDeclaration() || referenced.count(s.second.gv))
 			mv_emit_var(m, s.second.gv, s.second.flags);
-	mv_emit_registration(m);
+	mv_emit_registration(m, optional_runtime);
 	return PreservedAnalyses::none();
 }

@@ -138,13 +138,17 @@ tree hidden_extern_addr(const char *name)
 
 } // namespace
 
-/* A call of fn(version, machine, the module's section bounds). */
+/* A call of fn(version, machine, the module's section bounds); with an
+ * optional runtime, a weak reference and the call only if fn is there. */
 static tree module_call(const char *fn)
 {
 	tree p = const_ptr_type_node;
 	tree type = build_function_type_list(integer_type_node,
 		unsigned_type_node, unsigned_type_node, p, p, p, p, p, p, NULL_TREE);
-	return build_call_expr(build_fn_decl(fn, type), 8,
+	tree decl = build_fn_decl(fn, type);
+	if (mv_optional_runtime)
+		declare_weak(decl);
+	tree call = build_call_expr(decl, 8,
 		build_int_cst(unsigned_type_node, MV_DESCRIPTOR_VERSION),
 		build_int_cst(unsigned_type_node, mv_arch_machine),
 		hidden_extern_addr("__start_" MV_SECTION_VAR),
@@ -153,6 +157,11 @@ static tree module_call(const char *fn)
 		hidden_extern_addr("__stop_" MV_SECTION_FN),
 		hidden_extern_addr("__start_" MV_SECTION_SITE),
 		hidden_extern_addr("__stop_" MV_SECTION_SITE));
+	if (!mv_optional_runtime)
+		return call;
+	tree present = build2(NE_EXPR, boolean_type_node,
+			      build_fold_addr_expr(decl), null_pointer_node);
+	return build3(COND_EXPR, void_type_node, present, call, NULL_TREE);
 }
 
 /* Registration runs early, so that user constructors may already commit;

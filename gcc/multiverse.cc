@@ -14,6 +14,11 @@
  *   max-variants=N   per-function cap on variants (default 64); a function
  *                    that would need more gets a warning and only its
  *                    generic.
+ *   optional-runtime the module registers with the runtime only if one is
+ *                    linked in: its references to the runtime are weak, so
+ *                    a library links with -nostdlib and -Wl,--no-undefined
+ *                    and, in a process without the runtime, runs its
+ *                    generics (docs/design.md, "Optional runtime").
  *
  * Example:
  *   __attribute__((multiverse)) int config_smp;
@@ -52,6 +57,7 @@ int plugin_is_GPL_compatible;
 std::vector<mv_function> mv_functions;
 std::vector<mv_site> mv_sites;
 unsigned mv_max_variants = 64;
+bool mv_optional_runtime;
 
 /* Trees we hold between passes; registered as a GC root below. */
 static tree mv_kept;
@@ -103,9 +109,13 @@ static bool parse_args(struct plugin_name_args *info)
 				return false;
 			}
 			mv_max_variants = n;
+		} else if (!strcmp(key, "optional-runtime") && !val) {
+			mv_optional_runtime = true;
 		} else {
-			error("multiverse: unknown plugin argument %qs; the only "
-			      "argument is %<max-variants=N%>", key);
+			error("multiverse: unknown plugin argument %qs; the "
+			      "arguments are %<max-variants=N%> and "
+			      "%<optional-runtime%>", info->argv[i].value
+			      ? concat(key, "=", info->argv[i].value, NULL) : key);
 			return false;
 		}
 	}
