@@ -13,6 +13,16 @@ PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
 # The target's architecture picks runtime/arch/ and gcc/arch/ files.
 ARCH     := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 
+# musl (`make musl`, further down): its gcc specs file, the kernel headers
+# the runtime needs beside musl's.
+MUSL_SPECS ?= /usr/lib/$(ARCH)-linux-musl/musl-gcc.specs
+MULTIARCH  := $(shell $(CC) -print-multiarch 2>/dev/null)
+KERNEL_HEADERS ?=
+MUSL_KERNEL := $(or $(KERNEL_HEADERS),$(abspath $(B))/musl/kernel)
+# `make test` builds and tests it when musl-tools is there (./make.sh
+# test installs it).
+WITH_MUSL   := $(wildcard $(MUSL_SPECS))
+
 # The runtime is built without the plugin: MULTIVERSE_LINK_RUNTIME gives it
 # the API's declarations rather than the header's no-op fallbacks.
 CFLAGS_RT  := -std=gnu11 -O2 -g -Wall -Wextra -fPIC -fvisibility=hidden \
@@ -128,18 +138,18 @@ install-clang: $(B)/multiverse-clang.so
 
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
-# The whole suite: this machine's architecture with GCC, then with Clang
+# The whole suite: this machine's architecture with GCC (and musl), then with Clang
 # (when clang-19 is there), and on x86-64 also the AArch64 build under
 # qemu (test-aarch64).  All run even if one fails; `make test-host` runs
 # only the first.
-test: all faults $(if $(filter x86_64,$(ARCH)),aarch64)
+test: all faults $(if $(WITH_MUSL),musl) $(if $(filter x86_64,$(ARCH)),aarch64)
 	@s=0; tests/run || s=1; \
 	$(if $(WITH_CLANG),tests/run --cc=clang || s=1;) \
 	$(if $(filter x86_64,$(ARCH)),{ tests/qemu/setup.sh && tests/run --arch=aarch64; } || s=1;) \
 	$(if $(and $(WITH_CLANG),$(filter x86_64,$(ARCH))),tests/run --arch=aarch64 --cc=clang || s=1;) \
 	exit $$s
 
-test-host: all faults
+test-host: all faults $(if $(WITH_MUSL),musl)
 	tests/run
 
 demo: all
@@ -183,6 +193,34 @@ test-aarch64: aarch64
 	tests/run --arch=aarch64
 
 .PHONY: aarch64 install-aarch64 test-aarch64
+
+# The runtime for musl (Debian's musl-tools): build/musl/libmultiverse.a
+# and .so, compiled against musl's headers through its gcc specs file, and
+# the wrapper build/multiverse-musl-gcc, which is multiverse-gcc with that
+# specs file and this runtime.  musl ships no kernel headers, and the
+# runtime needs a few (linux/membarrier.h, linux/futex.h and the asm/ they
+# include): KERNEL_HEADERS names a folder with linux/, asm/ and
+# asm-generic/; by default the system's (linux-libc-dev), gathered into
+# build/musl/kernel without the C library's headers beside them.
+
+musl: $(B)/multiverse.so $(B)/musl/kernel.ok
+	$(MAKE) CC="$(CC) -specs=$(MUSL_SPECS) -isystem $(MUSL_KERNEL)" B=$(B)/musl \
+	    $(B)/musl/libmultiverse.a $(B)/musl/libmultiverse.so
+	$(call wrapper,multiverse-musl-gcc,$(CC),$(abspath $(B))/multiverse.so,$(abspath include),$(abspath $(B))/musl,$(B)/multiverse-musl-gcc,-specs=$(MUSL_SPECS))
+
+$(B)/musl/kernel.ok:
+	@test -f $(MUSL_SPECS) || { echo "make musl: no $(MUSL_SPECS); install musl-tools (Debian), or set MUSL_SPECS to musl's gcc specs file" >&2; exit 1; }
+	@mkdir -p $(B)/musl
+	@if [ -z "$(KERNEL_HEADERS)" ]; then \
+	    rm -rf $(MUSL_KERNEL) && mkdir -p $(MUSL_KERNEL) && \
+	    ln -s /usr/include/linux /usr/include/asm-generic $(MUSL_KERNEL)/ && \
+	    ln -s /usr/include/$(MULTIARCH)/asm $(MUSL_KERNEL)/asm; fi
+	@for h in linux/membarrier.h linux/futex.h asm/unistd.h asm-generic/errno-base.h; do \
+	    test -f $(MUSL_KERNEL)/$$h || { echo "make musl: the runtime needs the Linux kernel's headers, and $(MUSL_KERNEL)/$$h is missing; install linux-libc-dev (Debian), or set KERNEL_HEADERS to a folder with linux/, asm/ and asm-generic/" >&2; exit 1; }; \
+	done
+	@touch $@
+
+.PHONY: musl
 
 # Benchmark suite (bench/README.md): `make bench` runs all of it, `make
 # bench QUICK=1` a shorter run.  Tables, CSV and plots go to bench/results/.

@@ -78,7 +78,9 @@ typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
  * async-signal-safe and these functions may be called from handlers.  A
  * statically linked program has no next definition: then the masks are
  * set by the system call, and the action through the C library's internal
- * name for sigaction().
+ * name for sigaction() if the link has it (glibc), else by the system call
+ * too (musl, whose libc.a keeps that name hidden and out of a link in
+ * which our sigaction() wins).
  */
 static sigmask_fn *next_pthread_sigmask, *next_sigprocmask;
 static sigaction_fn *next_sigaction;
@@ -150,14 +152,52 @@ static int real_sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	return err ? -1 : 0;
 }
 
+/* The kernel's struct sigaction on x86-64 and AArch64; the C library's
+ * has a larger mask and may order its fields otherwise. */
+struct kernel_sigaction {
+	void *handler;
+	unsigned long flags;
+	void (*restorer)(void);
+	uint64_t mask;
+};
+#define KERNEL_SA_RESTORER 0x04000000       /* the same on both */
+
+static int raw_sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+	struct kernel_sigaction k = { 0 }, ko;
+
+	if (sa) {
+		k.handler = (void *)sa->sa_handler;
+		k.flags = (unsigned)sa->sa_flags;
+		memcpy(&k.mask, &sa->sa_mask, sizeof k.mask);
+		if (sa->sa_flags & KERNEL_SA_RESTORER) {
+			k.restorer = sa->sa_restorer;    /* an action read back */
+		} else {
+#ifdef MV_ARCH_SIGRETURN
+			k.flags |= KERNEL_SA_RESTORER;
+			k.restorer = MV_ARCH_SIGRETURN;
+#endif
+		}
+	}
+	if (syscall(SYS_rt_sigaction, sig, sa ? &k : NULL, old ? &ko : NULL, sizeof k.mask))
+		return -1;
+	if (old) {
+		memset(old, 0, sizeof *old);
+		old->sa_handler = (sighandler_t)ko.handler;
+		old->sa_flags = (int)ko.flags;
+		old->sa_restorer = ko.restorer;
+		memcpy(&old->sa_mask, &ko.mask, sizeof ko.mask);
+	}
+	return 0;
+}
+
 static int real_sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
 {
 	if (!next_sigaction)
 		find_next();
 	if (next_sigaction)
 		return next_sigaction(sig, sa, old);
-	errno = ENOSYS;
-	return -1;
+	return raw_sigaction(sig, sa, old);
 }
 
 /* --- the handler ------------------------------------------------------- */
@@ -512,6 +552,20 @@ static int in_libc_window(const char *tid)
 	return 0;
 }
 
+/* A thread that has exited, but whose task stays until the others exit:
+ * a main thread that called pthread_exit(), which musl leaves with every
+ * signal blocked.  It runs no code again. */
+static int status_exited(const char *status)
+{
+	const char *p = strstr(status, "\nState:");
+
+	if (!p)
+		return 0;
+	p += 7;
+	p += strspn(p, " \t");
+	return *p == 'Z' || *p == 'X';
+}
+
 /* 1 if thread tid blocks SIGTRAP outside a window of the C library's,
  * 0 if not or if it is gone. */
 static int thread_blocks_trap(const char *tid)
@@ -519,7 +573,7 @@ static int thread_blocks_trap(const char *tid)
 	char buf[2048];
 
 	return mv_linux_task_file(tid, "status", buf, sizeof buf) &&
-	       status_blocks_trap(buf) && !in_libc_window(tid);
+	       status_blocks_trap(buf) && !status_exited(buf) && !in_libc_window(tid);
 }
 
 #define MAX_SUSPECTS 16

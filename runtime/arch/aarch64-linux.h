@@ -6,6 +6,9 @@
 #include <signal.h>
 #include <ucontext.h>
 
+/* A raw rt_sigaction needs no SA_RESTORER (no MV_ARCH_SIGRETURN): without
+ * one the kernel returns through the vDSO's sigreturn. */
+
 /* brk at EL0 reports TRAP_BRKPT with the address of the brk itself. */
 static inline int mv_arch_is_breakpoint(const siginfo_t *si)
 {

@@ -1,4 +1,4 @@
 // expect-error: multiverse: 'max-variants' takes a number from 1 to 100000, not '0x'
-// expect-clang-error: multiverse: bad plugin argument 'max-variants=0x'; the only argument is 'max-variants=N' (1 to 100000)
+// expect-clang-error: multiverse: bad plugin argument 'max-variants=0x'; the arguments are 'max-variants=N' (1 to 100000) and 'optional-runtime'
 // mvflags: -fplugin-arg-multiverse-max-variants=0x
 int x;

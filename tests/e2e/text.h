@@ -24,9 +24,8 @@ static size_t text_file_len;
 
 static int text_cmp_segments(struct dl_phdr_info *info, size_t size, void *diffs)
 {
-	(void)size;
-	if (info->dlpi_name[0])         /* the executable comes first, unnamed */
-		return 1;
+	(void)size;     /* the executable comes first (named "" by glibc, by
+			 * its path by musl); returning 1 stops at it */
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
