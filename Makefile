@@ -18,7 +18,7 @@ ARCH     := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 MUSL_SPECS ?= /usr/lib/$(ARCH)-linux-musl/musl-gcc.specs
 MULTIARCH  := $(shell $(CC) -print-multiarch 2>/dev/null)
 KERNEL_HEADERS ?=
-MUSL_KERNEL := $(or $(KERNEL_HEADERS),$(abspath $(B))/musl/kernel)
+MUSL_KERNEL := $(abspath $(B))/musl/kernel
 # `make test` builds and tests it when musl-tools is there (./make.sh
 # test installs it).
 WITH_MUSL   := $(wildcard $(MUSL_SPECS))
@@ -200,27 +200,25 @@ test-aarch64: aarch64
 # specs file and this runtime.  musl ships no kernel headers, and the
 # runtime needs a few (linux/membarrier.h, linux/futex.h and the asm/ they
 # include): KERNEL_HEADERS names a folder with linux/, asm/ and
-# asm-generic/; by default the system's (linux-libc-dev), gathered into
-# build/musl/kernel without the C library's headers beside them.
+# asm-generic/; by default the system's (linux-libc-dev).  Either is
+# linked into build/musl/kernel, without the C library's headers beside.
 
-musl: $(B)/multiverse.so $(B)/musl/kernel.ok
+musl: $(B)/multiverse.so musl-kernel-headers
 	$(MAKE) CC="$(CC) -specs=$(MUSL_SPECS) -isystem $(MUSL_KERNEL)" B=$(B)/musl \
 	    $(B)/musl/libmultiverse.a $(B)/musl/libmultiverse.so
 	$(call wrapper,multiverse-musl-gcc,$(CC),$(abspath $(B))/multiverse.so,$(abspath include),$(abspath $(B))/musl,$(B)/multiverse-musl-gcc,-specs=$(MUSL_SPECS))
 
-$(B)/musl/kernel.ok:
+# build/musl/kernel: links to the kernel header folders, checked each time.
+musl-kernel-headers:
 	@test -f $(MUSL_SPECS) || { echo "make musl: no $(MUSL_SPECS); install musl-tools (Debian), or set MUSL_SPECS to musl's gcc specs file" >&2; exit 1; }
-	@mkdir -p $(B)/musl
-	@if [ -z "$(KERNEL_HEADERS)" ]; then \
-	    rm -rf $(MUSL_KERNEL) && mkdir -p $(MUSL_KERNEL) && \
-	    ln -s /usr/include/linux /usr/include/asm-generic $(MUSL_KERNEL)/ && \
-	    ln -s /usr/include/$(MULTIARCH)/asm $(MUSL_KERNEL)/asm; fi
+	@rm -rf $(MUSL_KERNEL) && mkdir -p $(MUSL_KERNEL)
+	@ln -s $(or $(KERNEL_HEADERS),/usr/include)/linux $(or $(KERNEL_HEADERS),/usr/include)/asm-generic $(MUSL_KERNEL)/
+	@ln -s $(or $(KERNEL_HEADERS),/usr/include/$(MULTIARCH))/asm $(MUSL_KERNEL)/asm
 	@for h in linux/membarrier.h linux/futex.h asm/unistd.h asm-generic/errno-base.h; do \
-	    test -f $(MUSL_KERNEL)/$$h || { echo "make musl: the runtime needs the Linux kernel's headers, and $(MUSL_KERNEL)/$$h is missing; install linux-libc-dev (Debian), or set KERNEL_HEADERS to a folder with linux/, asm/ and asm-generic/" >&2; exit 1; }; \
+	    test -f $(MUSL_KERNEL)/$$h || { echo "make musl: the runtime needs the Linux kernel's headers, and $(or $(KERNEL_HEADERS),/usr/include)/$$h is missing; install linux-libc-dev (Debian), or set KERNEL_HEADERS to a folder with linux/, asm/ and asm-generic/" >&2; exit 1; }; \
 	done
-	@touch $@
 
-.PHONY: musl
+.PHONY: musl musl-kernel-headers
 
 # Benchmark suite (bench/README.md): `make bench` runs all of it, `make
 # bench QUICK=1` a shorter run.  Tables, CSV and plots go to bench/results/.

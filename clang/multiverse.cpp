@@ -129,6 +129,12 @@ struct Action : PluginASTAction {
 				optional_runtime = true;
 				continue;
 			}
+			if (s.starts_with("optional-runtime=")) {
+				d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
+					<< ("'optional-runtime' takes no value, not '" +
+					    a.substr(sizeof "optional-runtime=" - 1) + "'");
+				return false;
+			}
 			d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
 				<< ("bad plugin argument '" + a + "'; the arguments are "
 				    "'max-variants=N' (1 to 100000) and 'optional-runtime'");

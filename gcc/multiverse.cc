@@ -109,7 +109,12 @@ static bool parse_args(struct plugin_name_args *info)
 				return false;
 			}
 			mv_max_variants = n;
-		} else if (!strcmp(key, "optional-runtime") && !val) {
+		} else if (!strcmp(key, "optional-runtime")) {
+			if (val) {
+				error("multiverse: %<optional-runtime%> takes no "
+				      "value, not %qs", val);
+				return false;
+			}
 			mv_optional_runtime = true;
 		} else {
 			error("multiverse: unknown plugin argument %qs; the "

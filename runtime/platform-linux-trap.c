@@ -78,9 +78,9 @@ typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
  * async-signal-safe and these functions may be called from handlers.  A
  * statically linked program has no next definition: then the masks are
  * set by the system call, and the action through the C library's internal
- * name for sigaction() if the link has it (glibc), else by the system call
- * too (musl, whose libc.a keeps that name hidden and out of a link in
- * which our sigaction() wins).
+ * name for sigaction() if the link has it (glibc; musl's only when its
+ * sigaction.o came in for another of its names, since a weak reference
+ * pulls nothing), else by the system call too.
  */
 static sigmask_fn *next_pthread_sigmask, *next_sigprocmask;
 static sigaction_fn *next_sigaction;
@@ -162,10 +162,18 @@ struct kernel_sigaction {
 };
 #define KERNEL_SA_RESTORER 0x04000000       /* the same on both */
 
+/* The C library's sigaction() keeps its own bookkeeping, which this one
+ * cannot (musl: EINTR from futex waits, handlers reset in a posix_spawn()
+ * child; README, "musl"); it keeps at least the C library's signals, from
+ * 32 to SIGRTMIN, out of the application's hands, as both libraries do. */
 static int raw_sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
 {
 	struct kernel_sigaction k = { 0 }, ko;
 
+	if (sig >= 32 && sig < SIGRTMIN) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (sa) {
 		k.handler = (void *)sa->sa_handler;
 		k.flags = (unsigned)sa->sa_flags;

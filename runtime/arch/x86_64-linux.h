@@ -15,21 +15,21 @@ static inline int mv_arch_is_breakpoint(const siginfo_t *si)
 
 /* A signal handler installed by a raw rt_sigaction (a static program whose
  * C library gives no sigaction() under another name) must name its return
- * (SA_RESTORER) on x86-64.  These are the bytes unwinders (libgcc, gdb)
- * take for a signal frame's return, and the nop before it lets them look
- * up the caller's pc - 1. */
-void mv_arch_sigreturn(void);
+ * (SA_RESTORER) on x86-64.  These are the bytes unwinders take for a
+ * signal frame's return (libgcc by the bytes; gdb also wants "sigaction"
+ * in the name), and the nop before it lets them look up pc - 1. */
+void mv_sigaction_restore_rt(void);
 __asm__(".pushsection .text\n"
 	"\tnop\n"
-	"\t.globl mv_arch_sigreturn\n"
-	"\t.hidden mv_arch_sigreturn\n"
-	"\t.type mv_arch_sigreturn, @function\n"
-	"mv_arch_sigreturn:\n"
+	"\t.globl mv_sigaction_restore_rt\n"
+	"\t.hidden mv_sigaction_restore_rt\n"
+	"\t.type mv_sigaction_restore_rt, @function\n"
+	"mv_sigaction_restore_rt:\n"
 	"\tmovq $15, %rax\n"              /* SYS_rt_sigreturn */
 	"\tsyscall\n"
-	"\t.size mv_arch_sigreturn, . - mv_arch_sigreturn\n"
+	"\t.size mv_sigaction_restore_rt, . - mv_sigaction_restore_rt\n"
 	"\t.popsection");
-#define MV_ARCH_SIGRETURN mv_arch_sigreturn
+#define MV_ARCH_SIGRETURN mv_sigaction_restore_rt
 
 static inline void mv_arch_cpu_load(struct mv_cpu *cpu, const ucontext_t *uc)
 {

@@ -1,4 +1,4 @@
-// expect-error: multiverse: unknown plugin argument 'optional-runtime=yes'; the arguments are 'max-variants=N' and 'optional-runtime'
-// expect-clang-error: multiverse: bad plugin argument 'optional-runtime=yes'; the arguments are 'max-variants=N' (1 to 100000) and 'optional-runtime'
+// expect-error: multiverse: 'optional-runtime' takes no value, not 'yes'
+// expect-clang-error: multiverse: 'optional-runtime' takes no value, not 'yes'
 // mvflags: -fplugin-arg-multiverse-optional-runtime=yes
 int x;

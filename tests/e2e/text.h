@@ -22,6 +22,8 @@
 static unsigned char *text_file;
 static size_t text_file_len;
 
+static int text_segments;
+
 static int text_cmp_segments(struct dl_phdr_info *info, size_t size, void *diffs)
 {
 	(void)size;     /* the executable comes first (named "" by glibc, by
@@ -35,6 +37,7 @@ static int text_cmp_segments(struct dl_phdr_info *info, size_t size, void *diffs
 			*(long *)diffs = -1;
 			return 1;
 		}
+		text_segments++;
 		const unsigned char *mem = (const void *)(info->dlpi_addr + ph->p_vaddr);
 		const unsigned char *disk = text_file + ph->p_offset;
 		for (size_t j = 0; j < ph->p_filesz; j++)
@@ -71,8 +74,9 @@ static inline long text_diffs(void)
 			return -1;
 		}
 	}
+	text_segments = 0;
 	dl_iterate_phdr(text_cmp_segments, &diffs);
-	return diffs;
+	return text_segments ? diffs : -1;     /* nothing compared is no pass */
 }
 
 #endif

@@ -6,7 +6,8 @@
  *     after the first commit, must leave SIGTRAP deliverable, and commits
  *     must run safely under those workers;
  *   - threads waiting in sigsuspend(), ppoll() (also fortified) and
- *     epoll_pwait2() under a mask of every
+ *     epoll_pwait2() (under musl, which has neither of the last two,
+ *     ppoll() and epoll_pwait(); static, ppoll() only) under a mask of every
  *     signal but the one that wakes them, whose handler runs patched code,
  *     must neither be killed nor make commit refuse;
  *   - a mask set by the raw system call, which nothing can intercept,

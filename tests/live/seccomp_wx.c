@@ -84,8 +84,8 @@ static void prove_filter(void)
 	REFUSED(mprotect(p, page, PROT_WRITE | PROT_EXEC));
 	REFUSED(syscall(SYS_pkey_mprotect, p, page, PROT_READ | PROT_WRITE | PROT_EXEC, -1));
 	/* by the system call: musl's mmap() reports EPERM as ENOMEM */
-	REFUSED(syscall(SYS_mmap, NULL, page, PROT_READ | PROT_WRITE | PROT_EXEC,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == -1 ? -1 : 0);
+	REFUSED(syscall(SYS_mmap, NULL, page, (long)(PROT_READ | PROT_WRITE | PROT_EXEC),
+			(long)(MAP_PRIVATE | MAP_ANONYMOUS), -1L, 0L) == -1 ? -1 : 0);
 	ALLOWED(mprotect(p, page, PROT_READ));
 	ALLOWED(mprotect(p, page, PROT_READ | PROT_WRITE));
 	ALLOWED(mprotect(p, page, PROT_READ | PROT_EXEC));
