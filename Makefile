@@ -19,6 +19,7 @@ MUSL_SPECS ?= /usr/lib/$(ARCH)-linux-musl/musl-gcc.specs
 MULTIARCH  := $(shell $(CC) -print-multiarch 2>/dev/null)
 KERNEL_HEADERS ?=
 MUSL_KERNEL := $(abspath $(B))/musl/kernel
+KERNEL_INC  := $(or $(KERNEL_HEADERS),/usr/include)
 # `make test` builds and tests it when musl-tools is there (./make.sh
 # test installs it).
 WITH_MUSL   := $(wildcard $(MUSL_SPECS))
@@ -212,10 +213,10 @@ musl: $(B)/multiverse.so musl-kernel-headers
 musl-kernel-headers:
 	@test -f $(MUSL_SPECS) || { echo "make musl: no $(MUSL_SPECS); install musl-tools (Debian), or set MUSL_SPECS to musl's gcc specs file" >&2; exit 1; }
 	@rm -rf $(MUSL_KERNEL) && mkdir -p $(MUSL_KERNEL)
-	@ln -s $(or $(KERNEL_HEADERS),/usr/include)/linux $(or $(KERNEL_HEADERS),/usr/include)/asm-generic $(MUSL_KERNEL)/
+	@ln -s $(KERNEL_INC)/linux $(KERNEL_INC)/asm-generic $(MUSL_KERNEL)/
 	@ln -s $(or $(KERNEL_HEADERS),/usr/include/$(MULTIARCH))/asm $(MUSL_KERNEL)/asm
 	@for h in linux/membarrier.h linux/futex.h asm/unistd.h asm-generic/errno-base.h; do \
-	    test -f $(MUSL_KERNEL)/$$h || { echo "make musl: the runtime needs the Linux kernel's headers, and $(or $(KERNEL_HEADERS),/usr/include)/$$h is missing; install linux-libc-dev (Debian), or set KERNEL_HEADERS to a folder with linux/, asm/ and asm-generic/" >&2; exit 1; }; \
+	    test -f $(MUSL_KERNEL)/$$h || { echo "make musl: the runtime needs the Linux kernel's headers, and $(KERNEL_INC)/$$h is missing; install linux-libc-dev (Debian), or set KERNEL_HEADERS to a folder with linux/, asm/ and asm-generic/" >&2; exit 1; }; \
 	done
 
 .PHONY: musl musl-kernel-headers
