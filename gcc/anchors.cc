@@ -14,6 +14,9 @@
  * laid out as if it did not exist.  Nothing else about the switch
  * changes: same section, same symbol, same alignment.
  *
+ * An object holding member switches (members.cc) stays in its block: the
+ * #ifdef build has that object too.
+ *
  * The hook is the target's use_blocks_for_decl_p, which GCC asks once per
  * variable when it creates the variable's RTL.
  */

@@ -10,6 +10,7 @@
  *                                                    accepted without the
  *                                                    inner parentheses)
  *
+ * A switch is a global variable or a struct or union member (members.cc).
  * Anything else is rejected with an error that names the declaration, so
  * that misuse never reaches the passes.
  */
@@ -17,8 +18,9 @@
 
 bool mv_unit_uses_multiverse;
 
-#define ALLOWED "the %<multiverse%> attribute is allowed only on functions " \
-	"and on global variables of integer, enum or function-pointer type"
+#define ALLOWED "the %<multiverse%> attribute is allowed only on functions, " \
+	"on global variables of integer, enum or function-pointer type, and " \
+	"on structure or union members of integer or enum type"
 
 bool mv_has_attribute(const_tree decl)
 {
@@ -35,12 +37,6 @@ static bool is_fnptr_type(const_tree type)
 {
 	return POINTER_TYPE_P(type) &&
 	       TREE_CODE(TREE_TYPE(type)) == FUNCTION_TYPE;
-}
-
-bool mv_is_int_switch(const_tree decl)
-{
-	return TREE_CODE(decl) == VAR_DECL && mv_has_attribute(decl) &&
-	       INTEGRAL_TYPE_P(TREE_TYPE(decl));
 }
 
 bool mv_is_fnptr_switch(const_tree decl)
@@ -143,6 +139,40 @@ static bool check_switch_args(tree decl, tree args)
 	return false;
 }
 
+/* The type and arguments of a switch: a global variable, or a member
+ * (which names no object yet: members.cc).  False after an error. */
+static bool check_switch(tree decl, tree args)
+{
+	location_t loc = DECL_SOURCE_LOCATION(decl);
+	tree type = TREE_TYPE(decl);
+	bool integral = TREE_CODE(type) == INTEGER_TYPE ||
+			TREE_CODE(type) == BOOLEAN_TYPE ||
+			TREE_CODE(type) == ENUMERAL_TYPE;
+	if (integral) {
+		unsigned bytes = tree_to_uhwi(TYPE_SIZE_UNIT(type));
+		if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
+			error_at(loc, "%qD has a %u-byte type %qT; a "
+				 "multiverse switch must be 1, 2, 4 or 8 "
+				 "bytes wide", decl, bytes, type);
+			return false;
+		}
+	} else if (!is_fnptr_type(type)) {
+		error_at(loc, "%qD has type %qT; " ALLOWED, decl, type);
+		return false;
+	}
+	if (TYPE_READONLY(type)) {
+		error_at(loc, "%qD is %<const%>; a multiverse switch must "
+			 "be writable", decl);
+		return false;
+	}
+	if (is_fnptr_type(type) && args) {
+		error_at(loc, "%qD: a function-pointer switch takes no "
+			 "%<multiverse%> arguments", decl);
+		return false;
+	}
+	return check_switch_args(decl, args);
+}
+
 static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 			      bool *no_add_attrs)
 {
@@ -170,8 +200,7 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 			DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("noipa"),
 				NULL_TREE, DECL_ATTRIBUTES(decl));
 		break;
-	case VAR_DECL: {
-		tree type = TREE_TYPE(decl);
+	case VAR_DECL:
 		/* DECL_CONTEXT is not set yet while the attribute is handled */
 		if (current_function_decl && !DECL_EXTERNAL(decl)) {
 			error_at(loc, "%qD is a local variable; " ALLOWED, decl);
@@ -181,32 +210,7 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 			error_at(loc, "%qD is thread-local; " ALLOWED, decl);
 			return NULL_TREE;
 		}
-		bool integral = TREE_CODE(type) == INTEGER_TYPE ||
-				TREE_CODE(type) == BOOLEAN_TYPE ||
-				TREE_CODE(type) == ENUMERAL_TYPE;
-		if (integral) {
-			unsigned bytes = tree_to_uhwi(TYPE_SIZE_UNIT(type));
-			if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
-				error_at(loc, "%qD has a %u-byte type %qT; a "
-					 "multiverse switch must be 1, 2, 4 or 8 "
-					 "bytes wide", decl, bytes, type);
-				return NULL_TREE;
-			}
-		} else if (!is_fnptr_type(type)) {
-			error_at(loc, "%qD has type %qT; " ALLOWED, decl, type);
-			return NULL_TREE;
-		}
-		if (TYPE_READONLY(type)) {
-			error_at(loc, "%qD is %<const%>; a multiverse switch must "
-				 "be writable", decl);
-			return NULL_TREE;
-		}
-		if (is_fnptr_type(type) && args) {
-			error_at(loc, "%qD: a function-pointer switch takes no "
-				 "%<multiverse%> arguments", decl);
-			return NULL_TREE;
-		}
-		if (!check_switch_args(decl, args))
+		if (!check_switch(decl, args))
 			return NULL_TREE;
 		/* The descriptors refer to the switch and the runtime reads it,
 		 * neither of which GCC sees.  Without this, a static switch
@@ -218,13 +222,21 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 			TREE_USED(decl) = 1;
 		}
 		break;
-	}
+	case FIELD_DECL:
+		/* a switch in every object of the type with static storage
+		 * duration (members.cc) */
+		if (is_fnptr_type(TREE_TYPE(decl))) {
+			error_at(loc, "%qD is a function-pointer member; member "
+				 "switches of function-pointer type are not "
+				 "supported yet: use a global function-pointer "
+				 "switch", decl);
+			return NULL_TREE;
+		}
+		if (!check_switch(decl, args))
+			return NULL_TREE;
+		break;
 	case PARM_DECL:
 		error_at(loc, "%qD is a function parameter; " ALLOWED, decl);
-		return NULL_TREE;
-	case FIELD_DECL:
-		error_at(loc, "%qD is a structure or union member; " ALLOWED,
-			 decl);
 		return NULL_TREE;
 	default:
 		error_at(loc, "%qD: " ALLOWED, decl);

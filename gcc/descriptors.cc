@@ -40,6 +40,18 @@ void quad_sym(const_tree decl)
 	fputc('\n', out);
 }
 
+/* The address of a switch: its symbol, or its object's plus the offset. */
+void quad_switch(const_tree sw)
+{
+	HOST_WIDE_INT offset;
+	tree object = mv_switch_object(sw, &offset);
+	fputs("\t.quad\t", out);
+	sym(object);
+	if (offset)
+		fprintf(out, "+" HOST_WIDE_INT_PRINT_DEC, offset);
+	fputc('\n', out);
+}
+
 /* Emits name as a string and returns its label number. */
 unsigned string_label(const char *name)
 {
@@ -51,17 +63,17 @@ unsigned string_label(const char *name)
 
 void emit_var(tree var)
 {
-	unsigned name = string_label(mv_name(var));
+	unsigned name = string_label(mv_switch_name(var));
 	tree type = TREE_TYPE(var);
 	unsigned flags = 0;
-	if (mv_is_fnptr_switch(var))
+	if (POINTER_TYPE_P(type))
 		flags |= MV_VAR_FNPTR;
 	else if (!TYPE_UNSIGNED(type))
 		flags |= MV_VAR_SIGNED;
-	if (mv_is_tracked(var))
+	if (mv_is_tracked(mv_switch_decl(var)))
 		flags |= MV_VAR_TRACKED;
 	fprintf(out, "\t.pushsection " MV_SECTION_VAR ",\"aw\"\n\t.balign 8\n");
-	quad_sym(var);
+	quad_switch(var);
 	fprintf(out, "\t.quad\t.LMVN%u\n\t.long\t%u, %u\n\t.quad\t0\n"
 		"\t.popsection\n", name,
 		(unsigned)tree_to_uhwi(TYPE_SIZE_UNIT(type)), flags);
@@ -81,7 +93,7 @@ unsigned emit_variants(const mv_function &f, unsigned *count)
 			unsigned id = next_id++;
 			fprintf(out, ".LMVG%u:\n", id);
 			for (const mv_range &r : c) {
-				quad_sym(r.var);
+				quad_switch(r.var);
 				fprintf(out, "\t.quad\t%lld, %lld\n",
 					(long long)r.low, (long long)r.high);
 			}
@@ -181,12 +193,18 @@ void mv_emit_descriptors(void *, void *)
 		return;
 	out = asm_out_file;
 
-	/* Switches: those defined here and those the records refer to. */
+	/* Switches: those defined here, also as members of the objects
+	 * defined here, and those the records refer to. */
 	std::vector<tree> vars;
 	varpool_node *vn;
-	FOR_EACH_VARIABLE(vn)
-		if (mv_has_attribute(vn->decl) && TREE_ASM_WRITTEN(vn->decl))
+	FOR_EACH_VARIABLE(vn) {
+		if (!TREE_ASM_WRITTEN(vn->decl))
+			continue;
+		if (mv_has_attribute(vn->decl))
 			vars.push_back(vn->decl);
+		else if (mv_is_switch_object(vn->decl))
+			mv_member_switches(vn->decl, vars);
+	}
 	for (const mv_function &f : mv_functions)
 		for (const mv_variant &v : f.variants)
 			for (const mv_clause &c : v.clauses)
@@ -197,7 +215,10 @@ void mv_emit_descriptors(void *, void *)
 			vars.push_back(s.callee);
 
 	std::sort(vars.begin(), vars.end(), [](tree a, tree b) {
-		return DECL_UID(a) < DECL_UID(b);
+		HOST_WIDE_INT at, bt;
+		unsigned au = DECL_UID(mv_switch_object(a, &at));
+		unsigned bu = DECL_UID(mv_switch_object(b, &bt));
+		return au != bu ? au < bu : at < bt;
 	});
 	vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
 

@@ -165,7 +165,7 @@ std::vector<mv_value> mv_domain(tree var, function *fn)
 	std::vector<mv_value> out;
 	tree type = TREE_TYPE(var);
 
-	if (mv_explicit_values(var, out)) {
+	if (mv_explicit_values(mv_switch_decl(var), out)) {
 		sort_unique(var, out);
 		return out;
 	}
@@ -188,7 +188,7 @@ std::vector<mv_value> mv_domain(tree var, function *fn)
 			     !gsi_end_p(gsi); gsi_next(&gsi)) {
 				gimple *s = gsi_stmt(gsi);
 				if (gimple_assign_single_p(s) &&
-				    gimple_assign_rhs1(s) == var) {
+				    mv_switch_of(gimple_assign_rhs1(s)) == var) {
 					mv_path path;
 					collect_tests(path, gimple_assign_lhs(s), out);
 				}

@@ -21,6 +21,7 @@
 #include "ssa.h"
 #include "tree-cfg.h"
 #include "tree-ssa-operands.h"
+#include "tree-dfa.h"
 #include "tree-inline.h"
 #include "cgraph.h"
 #include "attribs.h"

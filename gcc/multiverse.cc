@@ -42,6 +42,8 @@
  *                  constructor and destructor that register the module.
  * And one target hook: anchors.cc keeps switches out of section-anchor
  * blocks, so that they do not change how their neighbours are addressed.
+ * members.cc makes struct and union members switches (the attribute on
+ * a member; checked when the type is complete).
  */
 #include "multiverse.h"
 #include "arch.h"
@@ -174,6 +176,10 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *ver)
 	mv_keep_switches_unanchored();
 	register_callback(info->base_name, PLUGIN_FINISH_PARSE_FUNCTION,
 			  mv_check_definition, NULL);
+	register_callback(info->base_name, PLUGIN_FINISH_TYPE, mv_check_type,
+			  NULL);
+	register_callback(info->base_name, PLUGIN_FINISH_DECL,
+			  mv_keep_switch_objects, NULL);
 
 	register_pass(info, mv_make_specialize_pass(g), "build_ssa_passes",
 		      PASS_POS_INSERT_AFTER);

@@ -49,11 +49,22 @@ void mv_register_attribute(void *, void *);
 void mv_check_definition(void *fndecl, void *);
 bool mv_has_attribute(const_tree decl);
 bool mv_is_function(const_tree decl);
-bool mv_is_int_switch(const_tree decl);
 bool mv_is_fnptr_switch(const_tree decl);
 bool mv_is_tracked(const_tree decl);
 bool mv_explicit_values(const_tree decl, std::vector<mv_value> &out);
 extern bool mv_unit_uses_multiverse;
+
+/* members.cc: a switch is a tree, the VAR_DECL of a global switch or the
+ * key of a member switch; these see through either. */
+bool mv_type_has_switches(const_tree type);
+bool mv_is_switch_object(const_tree decl);
+tree mv_switch_of(tree ref);
+tree mv_switch_decl(const_tree sw);           /* carries the attribute */
+tree mv_switch_object(const_tree sw, HOST_WIDE_INT *offset);
+const char *mv_switch_name(const_tree sw);
+void mv_member_switches(tree object, std::vector<tree> &out);
+void mv_check_type(void *type, void *);
+void mv_keep_switch_objects(void *decl, void *);
 
 /* anchors.cc */
 void mv_keep_switches_unanchored(void);

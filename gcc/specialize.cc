@@ -4,8 +4,9 @@
  * elimination all work on the specialized bodies.
  *
  * For each multiversed function defined in the unit:
- *   1. find the integer switches it reads; a switch it writes or whose
- *      address it takes is not specialized (warning);
+ *   1. find the integer switches it reads, global or member ones
+ *      (members.cc); a switch it writes or whose address it takes is
+ *      not specialized (warning);
  *   2. compute each switch's domain (domain.cc); a tracked switch also gets
  *      a "dynamic" choice, giving partially specialized variants;
  *   3. clone the body once per assignment of the cross product and replace
@@ -29,72 +30,142 @@ struct switch_use {
 	bool tracked;
 };
 
-/* Calls fn on every VAR_DECL operand of s that is an integer switch,
- * telling whether it is the stored-to operand or has its address taken. */
-template <typename F>
-void for_each_switch_ref(gimple *s, F fn)
+/* Part of a global object: bytes [from, to), or all of it when to < 0. */
+struct region {
+	tree object;
+	HOST_WIDE_INT from, to;
+};
+
+/* The part of a named global object that ref is, if it is one. */
+bool region_of(tree ref, region *out)
 {
-	for (unsigned i = 0; i < gimple_num_ops(s); i++) {
-		tree op = gimple_op(s, i);
-		if (!op)
-			continue;
-		bool is_lhs = i == 0 && is_gimple_assign(s);
-		if (TREE_CODE(op) == ADDR_EXPR) {
-			tree base = get_base_address(TREE_OPERAND(op, 0));
-			if (base && mv_is_int_switch(base))
-				fn(base, false, true);
-			continue;
-		}
-		tree base = get_base_address(op);
-		if (base && mv_is_int_switch(base))
-			fn(base, is_lhs, false);
+	poly_int64 bits, size, max;
+	bool reverse;
+	tree base = get_ref_base_and_extent(ref, &bits, &size, &max, &reverse);
+	if (!base || !VAR_P(base))
+		return false;
+	HOST_WIDE_INT b, m;
+	out->object = base;
+	if (bits.is_constant(&b) && max.is_constant(&m) && m >= 0) {
+		out->from = b / BITS_PER_UNIT;
+		out->to = (b + m + BITS_PER_UNIT - 1) / BITS_PER_UNIT;
+	} else {
+		out->from = 0;
+		out->to = -1;
 	}
-	if (gasm *as = dyn_cast<gasm *>(s)) {
-		for (unsigned i = 0; i < gimple_asm_noutputs(as); i++) {
-			tree base = get_base_address(
-				TREE_VALUE(gimple_asm_output_op(as, i)));
-			if (base && mv_is_int_switch(base))
-				fn(base, true, false);
-		}
-	}
+	return true;
 }
 
-/* The switches fn reads and may specialize, with their domains. */
+bool overlaps(const region &r, tree sw)
+{
+	HOST_WIDE_INT at;
+	tree object = mv_switch_object(sw, &at);
+	HOST_WIDE_INT end = at + tree_to_shwi(TYPE_SIZE_UNIT(TREE_TYPE(sw)));
+	return r.object == object && (r.to < 0 || (at < r.to && end > r.from));
+}
+
+/* Why a read of a member switch is not a switch read, or NULL when it is
+ * no concern of the user's (a local object of the type). */
+const char *why_not_switch(tree ref)
+{
+	tree base = get_base_address(ref);
+	if (!base)
+		return NULL;
+	if (TREE_CODE(base) == MEM_REF || TREE_CODE(base) == TARGET_MEM_REF)
+		return "through a pointer, which may or may not point to an "
+		       "object with static storage duration";
+	if (VAR_P(base) && DECL_THREAD_LOCAL_P(base))
+		return "of a thread-local object";
+	if (VAR_P(base) && mv_is_switch_object(base))
+		return "at an array index known only at run time";
+	return NULL;
+}
+
+/* The integer switches fn reads and may specialize, with their domains.
+ * A switch fn writes, or of which it takes the address or that of an
+ * enclosing object, is not specialized (warning). */
 std::vector<switch_use> analyze(cgraph_node *node)
 {
 	function *fn = DECL_STRUCT_FUNCTION(node->decl);
-	std::vector<tree> read;
-	std::set<tree> excluded;
+	std::vector<std::pair<tree, gimple *>> read;       /* first read */
+	std::vector<std::pair<region, gimple *>> written, taken;
+	std::set<tree> told;                               /* FIELD_DECLs */
 	basic_block bb;
 
+	auto note_read = [&](tree op, gimple *s) {
+		tree sw = mv_switch_of(op);
+		if (sw && INTEGRAL_TYPE_P(TREE_TYPE(sw))) {
+			for (auto &r : read)
+				if (r.first == sw)
+					return;
+			read.push_back({ sw, s });
+			return;
+		}
+		if (sw || TREE_CODE(op) != COMPONENT_REF ||
+		    !mv_has_attribute(TREE_OPERAND(op, 1)))
+			return;
+		tree field = TREE_OPERAND(op, 1);
+		const char *why = why_not_switch(op);
+		if (why && !told.count(field)) {
+			told.insert(field);
+			warning_at(gimple_location(s), 0, "%qD reads multiverse "
+				   "switch member %qD of %qT %s; only a read that "
+				   "names an object with static storage duration, "
+				   "with constant array indices, is specialized",
+				   node->decl, field, DECL_CONTEXT(field), why);
+		}
+	};
 	FOR_EACH_BB_FN(bb, fn) {
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
 		     gsi_next(&gsi)) {
 			gimple *s = gsi_stmt(gsi);
-			for_each_switch_ref(s, [&](tree var, bool write, bool addr) {
-				if ((write || addr) && !excluded.count(var)) {
-					excluded.insert(var);
-					warning_at(gimple_location(s), 0,
-						   write ? "%qD writes multiverse switch %qD; "
-							   "the switch is not specialized in "
-							   "this function"
-							 : "%qD takes the address of multiverse "
-							   "switch %qD; the switch is not "
-							   "specialized in this function",
-						   node->decl, var);
+			tree lhs = gimple_get_lhs(s);
+			region r;
+			for (unsigned i = 0; i < gimple_num_ops(s); i++) {
+				tree op = gimple_op(s, i);
+				if (!op)
+					continue;
+				if (TREE_CODE(op) == ADDR_EXPR) {
+					if (region_of(TREE_OPERAND(op, 0), &r))
+						taken.push_back({ r, s });
+				} else if (op == lhs) {
+					if (region_of(op, &r))
+						written.push_back({ r, s });
+				} else {
+					note_read(op, s);
 				}
-				if (std::find(read.begin(), read.end(), var) == read.end())
-					read.push_back(var);
-			});
+			}
+			if (gasm *as = dyn_cast<gasm *>(s))
+				for (unsigned i = 0; i < gimple_asm_noutputs(as); i++)
+					if (region_of(TREE_VALUE(gimple_asm_output_op(as, i)), &r))
+						written.push_back({ r, s });
 		}
 	}
 
 	std::vector<switch_use> uses;
-	for (tree var : read) {
-		if (excluded.count(var))
+	for (auto &rd : read) {
+		tree sw = rd.first;
+		gimple *why = NULL;
+		bool write = false;
+		for (auto &w : written)
+			if (!why && overlaps(w.first, sw))
+				why = w.second, write = true;
+		for (auto &t : taken)
+			if (!why && overlaps(t.first, sw))
+				why = t.second;
+		if (why) {
+			warning_at(gimple_location(why), 0,
+				   write ? "%qD writes multiverse switch %qs; the "
+					   "switch is not specialized in this function"
+					 : "%qD takes the address of multiverse switch "
+					   "%qs; the switch is not specialized in this "
+					   "function",
+				   node->decl, mv_switch_name(sw));
 			continue;
-		uses.push_back({ var, mv_domain(var, fn), mv_is_tracked(var) });
-		mv_keep(var);
+		}
+		uses.push_back({ sw, mv_domain(sw, fn),
+				 mv_is_tracked(mv_switch_decl(sw)) });
+		mv_keep(sw);
 	}
 	return uses;
 }
@@ -109,7 +180,8 @@ void substitute(tree decl, tree var, mv_value value)
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
 		     gsi_next(&gsi)) {
 			gimple *s = gsi_stmt(gsi);
-			if (!gimple_assign_single_p(s) || gimple_assign_rhs1(s) != var)
+			if (!gimple_assign_single_p(s) ||
+			    mv_switch_of(gimple_assign_rhs1(s)) != var)
 				continue;
 			tree lhs = gimple_assign_lhs(s);
 			tree c = fold_convert(TREE_TYPE(lhs),

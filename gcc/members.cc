@@ -1,0 +1,248 @@
+/*
+ * Struct and union members as switches.
+ *
+ *   struct config {
+ *       __attribute__((multiverse)) bool smp;
+ *       __attribute__((multiverse("tracked"))) int level;
+ *   };
+ *   struct config cfg, cfgs[2];
+ *
+ * The attribute on a member makes that member a switch in every object of
+ * the type with static storage duration, also where the type is nested in
+ * another or is an array's element: cfg.smp, cfg.level, cfgs[0].smp, ...
+ * Each is a switch of its own, with the member's type and attribute
+ * arguments, and is described by its address (&cfg.level), as a global
+ * switch is, so the runtime needs nothing new.
+ *
+ * A read is a switch read when it names the object directly, with constant
+ * array indices: it has one address.  Reads through a pointer, or at an
+ * index known only at run time, are left as they are (the multiversed
+ * function's caller is told, in specialize.cc).
+ *
+ * In GIMPLE a switch is a tree: the VAR_DECL of a global switch, or, for a
+ * member, the first reference to it that the unit met, kept as the key of
+ * that (object, offset) so that every later reference maps to the same
+ * tree.  The side table here knows each key's object, offset and name.
+ */
+#include "multiverse.h"
+
+#include <map>
+
+namespace {
+
+struct member_switch {
+	tree object;            /* the VAR_DECL */
+	HOST_WIDE_INT offset;   /* bytes from the object's start */
+	tree field;             /* the FIELD_DECL with the attribute */
+	std::string name;       /* cfgs[1].level */
+};
+
+std::map<std::pair<unsigned, HOST_WIDE_INT>, tree> keys;  /* (uid, offset) */
+std::map<tree, member_switch> members;                   /* key -> member */
+std::map<const_tree, bool> types_with_switches;
+
+bool is_record(const_tree type)
+{
+	return TREE_CODE(type) == RECORD_TYPE || TREE_CODE(type) == UNION_TYPE ||
+	       TREE_CODE(type) == QUAL_UNION_TYPE;
+}
+
+/* Calls fn(offset, field, name) for every member switch in an object of
+ * the given type that starts at offset and is called name. */
+template <typename F>
+void for_each_member(const_tree type, HOST_WIDE_INT offset,
+		     const std::string &name, F &fn)
+{
+	type = TYPE_MAIN_VARIANT(type);
+	if (TREE_CODE(type) == ARRAY_TYPE) {
+		tree elt = TREE_TYPE(type), dom = TYPE_DOMAIN(type);
+		if (!mv_type_has_switches(elt) || !dom || !TYPE_MAX_VALUE(dom) ||
+		    !tree_fits_shwi_p(TYPE_MAX_VALUE(dom)) ||
+		    !tree_fits_shwi_p(TYPE_MIN_VALUE(dom)) ||
+		    !tree_fits_uhwi_p(TYPE_SIZE_UNIT(elt)))
+			return;
+		HOST_WIDE_INT lo = tree_to_shwi(TYPE_MIN_VALUE(dom));
+		HOST_WIDE_INT hi = tree_to_shwi(TYPE_MAX_VALUE(dom));
+		HOST_WIDE_INT size = tree_to_uhwi(TYPE_SIZE_UNIT(elt));
+		for (HOST_WIDE_INT i = lo; i <= hi; i++)
+			for_each_member(elt, offset + (i - lo) * size,
+					name + "[" + std::to_string(i) + "]", fn);
+		return;
+	}
+	if (!is_record(type) || !COMPLETE_TYPE_P(type))
+		return;
+	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f)) {
+		if (TREE_CODE(f) != FIELD_DECL || !tree_fits_shwi_p(byte_position(f)))
+			continue;
+		HOST_WIDE_INT at = offset + int_byte_position(f);
+		std::string n = DECL_NAME(f) ? name + "." +
+			IDENTIFIER_POINTER(DECL_NAME(f)) : name;
+		if (mv_has_attribute(f))
+			fn(at, f, n);
+		else
+			for_each_member(TREE_TYPE(f), at, n, fn);
+	}
+}
+
+/* The name of a reference in source form (cfgs[1].level), or "" when
+ * it has another form. */
+std::string name_of_ref(const_tree ref)
+{
+	switch (TREE_CODE(ref)) {
+	case VAR_DECL:
+		return mv_name(ref);
+	case COMPONENT_REF: {
+		std::string base = name_of_ref(TREE_OPERAND(ref, 0));
+		tree f = TREE_OPERAND(ref, 1);
+		if (base.empty() || !DECL_NAME(f))
+			return base;
+		return base + "." + IDENTIFIER_POINTER(DECL_NAME(f));
+	}
+	case ARRAY_REF: {
+		std::string base = name_of_ref(TREE_OPERAND(ref, 0));
+		tree i = TREE_OPERAND(ref, 1);
+		if (base.empty() || !tree_fits_shwi_p(i))
+			return "";
+		return base + "[" + std::to_string(tree_to_shwi(i)) + "]";
+	}
+	default:
+		return "";
+	}
+}
+
+/* The key of the member switch at offset in object, made from ref (or
+ * built) when it is the first reference to it. */
+tree key_of(tree object, HOST_WIDE_INT offset, tree field, tree ref,
+	    const std::string &known_name)
+{
+	auto k = std::make_pair(DECL_UID(object), offset);
+	auto it = keys.find(k);
+	if (it != keys.end())
+		return it->second;
+	std::string name = ref ? name_of_ref(ref) : known_name;
+	if (name.empty())
+		name = std::string(mv_name(object)) + "+" + std::to_string(offset);
+	tree key = ref ? unshare_expr(ref)
+		       : build3(COMPONENT_REF, TREE_TYPE(field), object, field,
+				NULL_TREE);
+	mv_keep(key);
+	keys[k] = key;
+	members[key] = { object, offset, field, name };
+	return key;
+}
+
+} // namespace
+
+bool mv_type_has_switches(const_tree type)
+{
+	type = TYPE_MAIN_VARIANT(type);
+	while (TREE_CODE(type) == ARRAY_TYPE)
+		type = TYPE_MAIN_VARIANT(TREE_TYPE(type));
+	if (!is_record(type) || !COMPLETE_TYPE_P(type))
+		return false;
+	auto it = types_with_switches.find(type);
+	if (it != types_with_switches.end())
+		return it->second;
+	bool has = false;
+	for (tree f = TYPE_FIELDS(type); f && !has; f = DECL_CHAIN(f))
+		if (TREE_CODE(f) == FIELD_DECL)
+			has = mv_has_attribute(f) || mv_type_has_switches(TREE_TYPE(f));
+	types_with_switches[type] = has;
+	return has;
+}
+
+bool mv_is_switch_object(const_tree decl)
+{
+	return VAR_P(decl) && (TREE_STATIC(decl) || DECL_EXTERNAL(decl)) &&
+	       !DECL_THREAD_LOCAL_P(decl) && mv_type_has_switches(TREE_TYPE(decl));
+}
+
+tree mv_switch_of(tree ref)
+{
+	if (VAR_P(ref))
+		return mv_has_attribute(ref) ? ref : NULL_TREE;
+	if (TREE_CODE(ref) != COMPONENT_REF ||
+	    !mv_has_attribute(TREE_OPERAND(ref, 1)))
+		return NULL_TREE;
+	HOST_WIDE_INT bits, size;
+	bool reverse;
+	tree base = get_ref_base_and_extent_hwi(ref, &bits, &size, &reverse);
+	if (!base || !mv_is_switch_object(base) || bits % BITS_PER_UNIT)
+		return NULL_TREE;
+	return key_of(base, bits / BITS_PER_UNIT, TREE_OPERAND(ref, 1), ref, "");
+}
+
+tree mv_switch_decl(const_tree key)
+{
+	auto it = members.find(const_cast<tree>(key));
+	return it == members.end() ? const_cast<tree>(key) : it->second.field;
+}
+
+tree mv_switch_object(const_tree key, HOST_WIDE_INT *offset)
+{
+	auto it = members.find(const_cast<tree>(key));
+	*offset = it == members.end() ? 0 : it->second.offset;
+	return it == members.end() ? const_cast<tree>(key) : it->second.object;
+}
+
+const char *mv_switch_name(const_tree key)
+{
+	auto it = members.find(const_cast<tree>(key));
+	return it == members.end() ? mv_name(key) : it->second.name.c_str();
+}
+
+void mv_member_switches(tree object, std::vector<tree> &out)
+{
+	auto add = [&](HOST_WIDE_INT at, tree field, const std::string &name) {
+		out.push_back(key_of(object, at, field, NULL_TREE, name));
+	};
+	for_each_member(TREE_TYPE(object), 0, mv_name(object), add);
+}
+
+/*
+ * At the end of a struct or union definition: a member switch must be
+ * one the runtime can read and patch for, at an address of its own.
+ */
+void mv_check_type(void *gcc_data, void *)
+{
+	tree type = (tree)gcc_data;
+	if (!type || !TYPE_P(type) || !is_record(type) || !COMPLETE_TYPE_P(type))
+		return;
+	tree first = NULL_TREE;
+	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f)) {
+		if (TREE_CODE(f) != FIELD_DECL)
+			continue;
+		location_t loc = DECL_SOURCE_LOCATION(f);
+		if (mv_has_attribute(f) && DECL_BIT_FIELD_TYPE(f)) {
+			error_at(loc, "%qD is a bit-field; a multiverse switch "
+				 "member must be a whole integer, enum or %<bool%> "
+				 "member, with an address of its own", f);
+			DECL_ATTRIBUTES(f) = remove_attribute("multiverse",
+				DECL_ATTRIBUTES(f));
+			continue;
+		}
+		if (TREE_CODE(type) != UNION_TYPE ||
+		    !(mv_has_attribute(f) || mv_type_has_switches(TREE_TYPE(f))))
+			continue;
+		if (!first) {
+			first = f;
+			continue;
+		}
+		error_at(loc, "%qD and %qD share their storage in union %qT, and "
+			 "both are or hold multiverse switches; a union may have "
+			 "switches in one of its members only", first, f, type);
+	}
+}
+
+/* Objects holding switches are referred to by descriptors GCC does not
+ * see: keep them, as attribute.cc keeps global switches. */
+void mv_keep_switch_objects(void *gcc_data, void *)
+{
+	tree decl = (tree)gcc_data;
+	if (decl && VAR_P(decl) && TREE_STATIC(decl) &&
+	    mv_is_switch_object(decl)) {
+		DECL_PRESERVE_P(decl) = 1;
+		TREE_USED(decl) = 1;
+		mv_unit_uses_multiverse = true;
+	}
+}
