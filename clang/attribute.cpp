@@ -21,9 +21,11 @@ using namespace clang;
 
 namespace {
 
+} // namespace
+
 /* The name the declaration has in LLVM IR: its asm label, marked not to
  * be mangled further, or its C name. */
-std::string ir_name(const NamedDecl *d)
+std::string mv_ir_name(const NamedDecl *d)
 {
 	/* Clang marks a label "\1" only where C names get a prefix */
 	if (const auto *label = d->getAttr<AsmLabelAttr>())
@@ -31,6 +33,8 @@ std::string ir_name(const NamedDecl *d)
 		       label->getLabel().str();
 	return d->getName().str();
 }
+
+namespace {
 
 void error(Sema &S, SourceLocation at, const std::string &text)
 {
@@ -91,11 +95,22 @@ struct MultiverseAttr : ParsedAttrInfo {
 			      "and global variables only");
 			return false;
 		}
-		if (isa<FieldDecl>(D)) {
-			error(S, A.getLoc(), "multiverse: '" + cast<NamedDecl>(D)->getNameAsString() +
-			      "' is a structure or union member; the attribute applies to "
-			      "functions and global variables only");
-			return false;
+		if (const auto *F = dyn_cast<FieldDecl>(D)) {
+			/* a switch in every object of the type (members.cpp) */
+			if (F->isBitField()) {
+				error(S, A.getLoc(), "multiverse: '" + F->getNameAsString() +
+				      "' is a bit-field; a switch member must be a whole integer, "
+				      "enum or bool member, with an address of its own");
+				return false;
+			}
+			if (F->getType()->isFunctionPointerType()) {
+				error(S, A.getLoc(), "multiverse: '" + F->getNameAsString() +
+				      "' is a function-pointer member; member switches of "
+				      "function-pointer type are not supported yet: use a global "
+				      "function-pointer switch");
+				return false;
+			}
+			return true;
 		}
 		if (const auto *V = dyn_cast<VarDecl>(D)) {
 			if (!V->hasGlobalStorage() || V->isStaticLocal()) {
@@ -114,7 +129,11 @@ struct MultiverseAttr : ParsedAttrInfo {
 
 	AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &A) const override
 	{
-		const auto *V = dyn_cast<VarDecl>(D);
+		/* a variable or a member: what the checks need of either */
+		const auto *V = dyn_cast<ValueDecl>(D);
+		if (V && !isa<VarDecl>(V) && !isa<FieldDecl>(V))
+			V = nullptr;
+		const auto *VD = dyn_cast<VarDecl>(D);
 		bool fnptr = V && V->getType()->isFunctionPointerType();
 		if (fnptr && A.getNumArgs()) {
 			error(S, A.getLoc(), "multiverse: '" + V->getNameAsString() + "' is a "
@@ -124,10 +143,11 @@ struct MultiverseAttr : ParsedAttrInfo {
 		if (V && !fnptr && !switch_type(V->getType())) {
 			error(S, A.getLoc(), "multiverse: switch '" + V->getNameAsString() +
 			      "' has type '" + V->getType().getAsString() + "'; a switch must "
-			      "be an integer, enum or bool variable, or a function pointer");
+			      "be an integer, enum or bool variable or member, or a function "
+			      "pointer");
 			return AttributeNotApplied;
 		}
-		if (V && V->getTLSKind() != VarDecl::TLS_None) {
+		if (VD && VD->getTLSKind() != VarDecl::TLS_None) {
 			error(S, A.getLoc(), "multiverse: '" + V->getNameAsString() + "' is "
 			      "thread-local; a switch must be a global variable with one "
 			      "value for the whole program");
@@ -223,8 +243,12 @@ struct MultiverseAttr : ParsedAttrInfo {
 			values.push_back(0);
 			values.push_back(1);
 		}
-		mv_declared[ir_name(cast<NamedDecl>(D))] =
-			mv_decl{ !V, flags, std::vector<int64_t>(values.begin(), values.end()) };
+		mv_decl decl{ !V, flags, std::vector<int64_t>(values.begin(), values.end()) };
+		if (const auto *F = dyn_cast<FieldDecl>(D)) {
+			mv_field_decls[F] = decl;
+			return AttributeApplied;
+		}
+		mv_declared[mv_ir_name(cast<NamedDecl>(D))] = decl;
 		if (!V)
 			mv_function_decls.insert(D);
 		else if (!fnptr)

@@ -55,15 +55,15 @@ Constant *bound(Module &m, const char *name)
 
 } // namespace
 
-void mv_emit_var(Module &m, GlobalVariable *gv, unsigned decl_flags)
+void mv_emit_var(Module &m, Constant *addr, const std::string &name, unsigned width,
+		 unsigned decl_flags)
 {
 	LLVMContext &c = m.getContext();
 	Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
 	unsigned flags = (decl_flags & MV_DECL_SIGNED ? MV_VAR_SIGNED : 0) |
 			 (decl_flags & MV_DECL_FNPTR ? MV_VAR_FNPTR : 0) |
 			 (decl_flags & MV_DECL_TRACKED ? MV_VAR_TRACKED : 0);
-	unsigned width = m.getDataLayout().getTypeAllocSize(gv->getValueType());
-	Constant *init = ConstantStruct::getAnon({ gv, cstring(m, gv->getName()),
+	Constant *init = ConstantStruct::getAnon({ addr, cstring(m, name),
 		ConstantInt::get(i32, width), ConstantInt::get(i32, flags),
 		ConstantInt::get(i64, 0) });
 	record(m, init, MV_SECTION_VAR, ".mv.var");

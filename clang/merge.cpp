@@ -28,7 +28,7 @@ int64_t value(const Metadata *m)
 
 /* Two records that differ in one switch only, where one's range ends
  * right before the other's starts, become one. */
-bool coalesce(mv_record &a, const mv_record &b, const std::set<GlobalVariable *> &is_unsigned)
+bool coalesce(mv_record &a, const mv_record &b, const std::set<Constant *> &is_unsigned)
 {
 	size_t diff = a.guards.size();
 	if (b.guards.size() != diff)     /* partial variants of tracked switches */
@@ -64,7 +64,7 @@ bool coalesce(mv_record &a, const mv_record &b, const std::set<GlobalVariable *>
 }
 
 std::vector<mv_record> coalesced(std::vector<mv_record> rs,
-				 const std::set<GlobalVariable *> &is_unsigned)
+				 const std::set<Constant *> &is_unsigned)
 {
 	for (bool changed = true; changed; ) {
 		changed = false;
@@ -112,7 +112,7 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 		unsigned pad = value(entry->getOperand(1));
 		std::vector<mv_record> records;
 		std::vector<Function *> bodies;
-		std::set<GlobalVariable *> is_unsigned;
+		std::set<Constant *> is_unsigned;
 		for (unsigned i = 2; i < entry->getNumOperands(); i++) {
 			auto *v = cast<MDNode>(entry->getOperand(i));
 			auto *body = mdconst::dyn_extract_or_null<Function>(v->getOperand(0));
@@ -131,7 +131,7 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 			mv_record r{ body, {} };
 			bool complete = true;
 			for (unsigned k = 1; k + 2 < v->getNumOperands(); k += 3) {
-				auto *sw = mdconst::dyn_extract_or_null<GlobalVariable>(v->getOperand(k));
+				auto *sw = mdconst::dyn_extract_or_null<Constant>(v->getOperand(k));
 				if (!sw) {
 					complete = false;   /* cannot be: its record keeps it */
 					break;

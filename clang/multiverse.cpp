@@ -28,6 +28,7 @@
 #include "multiverse-version.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
@@ -111,7 +112,10 @@ struct Action : PluginASTAction {
 				});
 		});
 		mv_hook_asm_printers();
-		return mv_make_use_checker();
+		std::vector<std::unique_ptr<ASTConsumer>> consumers;
+		consumers.push_back(mv_make_member_table());
+		consumers.push_back(mv_make_use_checker());
+		return std::make_unique<MultiplexConsumer>(std::move(consumers));
 	}
 
 	bool ParseArgs(const CompilerInstance &ci, const std::vector<std::string> &args) override

@@ -2,6 +2,7 @@
  * What the Clang front end's files share.  The pieces, in the order a
  * unit meets them:
  *   attribute.cpp   the attribute and its diagnostics (Clang's Sema);
+ *   members.cpp     the member switches of each object, after Sema;
  *   uses.cpp        warnings about writes to switches, after Sema;
  *   specialize.cpp  at the start of LLVM's pipeline: variants, and the
  *                   generics and variants protected from IPO;
@@ -24,8 +25,8 @@
 #include <string>
 #include <vector>
 
-namespace llvm { class Function; class GlobalVariable; class Module; }
-namespace clang { class ASTConsumer; class Decl; }
+namespace llvm { class Constant; class Function; class GlobalVariable; class Module; }
+namespace clang { class ASTConsumer; class Decl; class FieldDecl; class NamedDecl; }
 
 /* mv_decl.flags */
 #define MV_DECL_SIGNED  0x1u
@@ -43,6 +44,22 @@ extern std::map<std::string, mv_decl> mv_declared;
 /* The same declarations as Sema has them: the multiversed functions and
  * the integer switches, for uses.cpp. */
 extern std::set<const clang::Decl *> mv_function_decls, mv_int_switch_decls;
+
+/* The name a declaration has in LLVM IR (attribute.cpp). */
+std::string mv_ir_name(const clang::NamedDecl *d);
+
+/* Members with the attribute (attribute.cpp), and the member switches of
+ * each object with static storage duration, by the object's IR name
+ * (members.cpp), for specialize.cpp. */
+extern std::map<const clang::FieldDecl *, mv_decl> mv_field_decls;
+struct mv_member {
+	uint64_t offset;                /* bytes into the object */
+	unsigned width;                 /* bytes */
+	mv_decl decl;
+	std::string name;               /* cfg.in.mode, per_cpu[2].depth */
+};
+extern std::map<std::string, std::vector<mv_member>> mv_objects;
+std::unique_ptr<clang::ASTConsumer> mv_make_member_table(void);
 
 /* uses.cpp: warns where a multiversed function writes an integer switch
  * or takes its address. */
@@ -74,7 +91,7 @@ struct MultiverseFinish : llvm::PassInfoMixin<MultiverseFinish> {
 #define MV_LINKAGE_ATTR "multiverse-linkage"
 
 struct mv_range {
-	llvm::GlobalVariable *sw;
+	llvm::Constant *sw;             /* the switch's address */
 	int64_t low, high;
 };
 
@@ -84,7 +101,8 @@ struct mv_record {
 };
 
 /* descriptors.cpp */
-void mv_emit_var(llvm::Module &m, llvm::GlobalVariable *gv, unsigned decl_flags);
+void mv_emit_var(llvm::Module &m, llvm::Constant *addr, const std::string &name,
+		 unsigned width, unsigned decl_flags);
 void mv_emit_function(llvm::Module &m, llvm::Function &f, unsigned pad,
 		      const std::vector<mv_record> &records);
 void mv_emit_registration(llvm::Module &m, bool optional_runtime);

@@ -24,6 +24,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -38,27 +39,35 @@ using namespace llvm;
 
 namespace {
 
+/* A switch: a global variable, or a member switch of an object
+ * (members.cpp), at offset bytes into gv. */
 struct Switch {
 	GlobalVariable *gv;
+	uint64_t offset;
+	unsigned width;               /* bytes */
 	unsigned flags;               /* MV_DECL_* */
 	std::vector<int64_t> values;  /* explicit ones */
+	std::string name;
+	Constant *addr;               /* gv, or gv + offset */
 };
 
-struct Guard { GlobalVariable *sw; int64_t value; };
+struct Guard { Switch *sw; int64_t value; };
 
 struct Variant {
 	Function *body;
 	std::vector<Guard> guards;
 };
 
-std::map<GlobalValue *, Switch> switches;
+std::map<std::pair<GlobalVariable *, uint64_t>, Switch> switches;
 std::vector<Function *> functions;
 
-/* The declarations attribute.cpp recorded, as this module has them. */
+/* The declarations attribute.cpp and members.cpp recorded, as this
+ * module has them. */
 void read_declared(Module &m)
 {
 	switches.clear();
 	functions.clear();
+	const DataLayout &dl = m.getDataLayout();
 	for (auto &[name, d] : mv_declared) {
 		GlobalValue *gv = m.getNamedValue(name);
 		if (!gv)
@@ -67,21 +76,58 @@ void read_declared(Module &m)
 			if (d.function)
 				functions.push_back(f);
 		} else if (auto *v = dyn_cast<GlobalVariable>(gv); v && !d.function) {
-			switches[v] = Switch{ v, d.flags, d.values };
+			switches[{ v, 0 }] = Switch{ v, 0,
+				(unsigned)dl.getTypeAllocSize(v->getValueType()), d.flags,
+				d.values, v->getName().str(), v };
+		}
+	}
+	Type *i8 = Type::getInt8Ty(m.getContext()), *i64 = Type::getInt64Ty(m.getContext());
+	for (auto &[name, members] : mv_objects) {
+		GlobalVariable *v = m.getNamedGlobal(name);
+		if (!v)
+			continue;
+		for (const mv_member &mm : members) {
+			Constant *addr = mm.offset ? ConstantExpr::getGetElementPtr(i8, v,
+				ConstantInt::get(i64, mm.offset)) : (Constant *)v;
+			switches[{ v, mm.offset }] = Switch{ v, mm.offset, mm.width,
+				mm.decl.flags, mm.decl.values, mm.name, addr };
 		}
 	}
 }
 
-unsigned width_of(GlobalVariable *gv)
+/* The global object p points into at a constant offset, if any. */
+GlobalVariable *object_of(Value *p, const DataLayout &dl, uint64_t *offset)
 {
-	return gv->getParent()->getDataLayout().getTypeAllocSize(gv->getValueType());
+	APInt off(dl.getIndexTypeSizeInBits(p->getType()), 0);
+	auto *gv = dyn_cast<GlobalVariable>(p->stripAndAccumulateConstantOffsets(dl, off, true));
+	if (!gv || off.isNegative())
+		return nullptr;
+	*offset = off.getZExtValue();
+	return gv;
+}
+
+/* The integer switch a load reads whole, if any. */
+Switch *switch_read(LoadInst *load)
+{
+	uint64_t off;
+	GlobalVariable *gv = object_of(load->getPointerOperand(),
+				       load->getModule()->getDataLayout(), &off);
+	if (!gv)
+		return nullptr;
+	auto it = switches.find({ gv, off });
+	if (it == switches.end() || (it->second.flags & MV_DECL_FNPTR) ||
+	    !load->getType()->isIntegerTy() ||
+	    load->getModule()->getDataLayout().getTypeStoreSize(load->getType()) !=
+		    it->second.width)
+		return nullptr;
+	return &it->second;
 }
 
 /* A value as the descriptors carry it: sign- or zero-extended from the
  * switch's width. */
 int64_t normalize(const Switch &s, int64_t v)
 {
-	unsigned bits = width_of(s.gv) * 8;
+	unsigned bits = s.width * 8;
 	if (bits >= 64)
 		return v;
 	uint64_t mask = (1ull << bits) - 1, u = (uint64_t)v & mask;
@@ -92,7 +138,7 @@ int64_t normalize(const Switch &s, int64_t v)
 
 /* The values to compile f for: the explicit ones, or 0, 1 and those f
  * compares the switch with (and the neighbour across a relational test). */
-std::vector<int64_t> domain(const Switch &s, Function &f)
+std::vector<int64_t> domain(Switch &s, Function &f)
 {
 	std::set<int64_t> d;
 	if (s.flags & MV_DECL_VALUES) {
@@ -109,7 +155,7 @@ std::vector<int64_t> domain(const Switch &s, Function &f)
 	std::vector<Value *> reads;
 	for (Instruction &i : instructions(f))
 		if (auto *load = dyn_cast<LoadInst>(&i))
-			if (load->getPointerOperand() == s.gv)
+			if (switch_read(load) == &s)
 				reads.push_back(load);
 	/* The switch's value, also through conversions of it. */
 	for (size_t k = 0; k < reads.size(); k++)
@@ -141,41 +187,66 @@ std::vector<int64_t> domain(const Switch &s, Function &f)
 	return { d.begin(), d.end() };
 }
 
-/* Whether f uses gv other than by reading it whole: a write, an
- * address taken.  f is then not specialized for it. */
+/* Whether f uses u: an instruction of f, or a constant expression that
+ * f's instructions use (not a global's initializer). */
 bool used_in(Function &f, User *u)
 {
 	if (auto *i = dyn_cast<Instruction>(u))
 		return i->getFunction() == &f;
-	for (User *uu : u->users())                  /* constant expressions */
+	if (isa<GlobalValue>(u))
+		return false;
+	for (User *uu : u->users())
 		if (used_in(f, uu))
 			return true;
 	return false;
 }
 
-bool only_read(Function &f, GlobalVariable *gv)
+/* Whether f only reads switch s: no store that may reach it, no volatile
+ * or atomic access of it, and no address of its object that goes
+ * anywhere but into loads and stores.  p is a pointer into s's object
+ * at offset (unknown: -1). */
+bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 {
-	for (User *u : gv->users()) {
+	const DataLayout &dl = f.getParent()->getDataLayout();
+	auto overlaps = [&](Type *t) {
+		int64_t size = dl.getTypeStoreSize(t);
+		return offset < 0 || (offset < (int64_t)(s.offset + s.width) &&
+				      offset + size > (int64_t)s.offset);
+	};
+	for (User *u : p->users()) {
 		if (!used_in(f, u))
 			continue;
-		auto *load = dyn_cast<LoadInst>(u);
-		if (!load || load->getPointerOperand() != gv || !load->isSimple() ||
-		    load->getType() != gv->getValueType())
-			return false;
+		if (auto *load = dyn_cast<LoadInst>(u)) {
+			if (!load->isSimple() && overlaps(load->getType()))
+				return false;
+		} else if (auto *store = dyn_cast<StoreInst>(u)) {
+			if (store->getValueOperand() == p || overlaps(store->getValueOperand()->getType()))
+				return false;
+		} else if (auto *gep = dyn_cast<GEPOperator>(u)) {
+			APInt off(dl.getIndexTypeSizeInBits(gep->getType()), 0);
+			int64_t next = offset >= 0 && gep->accumulateConstantOffset(dl, off)
+				? offset + off.getSExtValue() : -1;
+			if (!only_reads(f, s, gep, next))
+				return false;
+		} else if (isa<BitCastOperator>(u) || isa<AddrSpaceCastOperator>(u)) {
+			if (!only_reads(f, s, u, offset))
+				return false;
+		} else {
+			return false;    /* the address goes elsewhere */
+		}
 	}
 	return true;
 }
 
-std::vector<GlobalVariable *> switches_read(Function &f)
+std::vector<Switch *> switches_read(Function &f)
 {
-	std::vector<GlobalVariable *> out;
+	std::vector<Switch *> out;
 	for (Instruction &i : instructions(f))
 		if (auto *load = dyn_cast<LoadInst>(&i))
-			if (auto *gv = dyn_cast<GlobalVariable>(load->getPointerOperand()))
-				if (switches.count(gv) &&
-				    std::find(out.begin(), out.end(), gv) == out.end() &&
-				    gv->getValueType()->isIntegerTy() && only_read(f, gv))
-					out.push_back(gv);
+			if (Switch *s = switch_read(load))
+				if (std::find(out.begin(), out.end(), s) == out.end() &&
+				    only_reads(f, *s, s->gv, 0))
+					out.push_back(s);
 	return out;
 }
 
@@ -250,14 +321,14 @@ void own_tables(Function &c, const std::vector<GlobalVariable *> &tables,
 
 std::vector<Variant> specialize(Function &f, unsigned cap)
 {
-	std::vector<GlobalVariable *> vars = switches_read(f);
+	std::vector<Switch *> vars = switches_read(f);
 	std::vector<std::vector<int64_t>> doms;
 	std::vector<size_t> widths;   /* a tracked switch's last choice: read it */
 	size_t total = 1;
-	for (GlobalVariable *v : vars) {
-		doms.push_back(domain(switches[v], f));
+	for (Switch *v : vars) {
+		doms.push_back(domain(*v, f));
 		widths.push_back(doms.back().size() +
-				 (switches[v].flags & MV_DECL_TRACKED ? 1 : 0));
+				 (v->flags & MV_DECL_TRACKED ? 1 : 0));
 		total *= widths.back();
 		if (total > cap)
 			break;
@@ -278,8 +349,8 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 	if (total > cap) {
 		unsigned long long all = 1;   /* saturates */
 		for (size_t k = 0; k < vars.size(); k++) {
-			size_t w = domain(switches[vars[k]], f).size() +
-				   (switches[vars[k]].flags & MV_DECL_TRACKED ? 1 : 0);
+			size_t w = domain(*vars[k], f).size() +
+				   (vars[k]->flags & MV_DECL_TRACKED ? 1 : 0);
 			all = all > ULLONG_MAX / w ? ULLONG_MAX : all * w;
 		}
 		f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
@@ -314,7 +385,7 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 			std::vector<LoadInst *> loads;
 			for (Instruction &i : instructions(*c))
 				if (auto *load = dyn_cast<LoadInst>(&i))
-					if (load->getPointerOperand() == vars[k])
+					if (switch_read(load) == vars[k])
 						loads.push_back(load);
 			for (LoadInst *load : loads) {
 				auto *t = cast<IntegerType>(load->getType());
@@ -369,7 +440,7 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 	}
 	/* Records for the switches defined here and those the guards name
 	 * (which also keeps a declared one from being dropped). */
-	std::set<GlobalVariable *> referenced;
+	std::set<Constant *> referenced;
 	NamedMDNode *list = m.getOrInsertNamedMetadata(MV_VARIANTS_MD);
 	for (Function *f : functions) {
 		if (!f->isDeclaration() && f->hasFnAttribute(Attribute::AlwaysInline)) {
@@ -405,10 +476,10 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 			protect(*v.body);
 			std::vector<Metadata *> r = { ValueAsMetadata::get(v.body) };
 			for (Guard &g : v.guards) {
-				r.push_back(ValueAsMetadata::get(g.sw));
-				r.push_back(md(m, normalize(switches[g.sw], g.value)));
-				r.push_back(md(m, !(switches[g.sw].flags & MV_DECL_SIGNED)));
-				referenced.insert(g.sw);
+				r.push_back(ValueAsMetadata::get(g.sw->addr));
+				r.push_back(md(m, normalize(*g.sw, g.value)));
+				r.push_back(md(m, !(g.sw->flags & MV_DECL_SIGNED)));
+				referenced.insert(g.sw->addr);
 			}
 			entry.push_back(MDTuple::get(m.getContext(), r));
 		}
@@ -420,9 +491,9 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 			fnptrs.insert(s.second.gv);
 	for (GlobalVariable *sw : mv_redirect_switch_calls(m, fnptrs))
 		referenced.insert(sw);
-	for (auto &s : switches)
-		if (!s.second.gv->isDeclaration() || referenced.count(s.second.gv))
-			mv_emit_var(m, s.second.gv, s.second.flags);
+	for (auto &[key, s] : switches)
+		if (!s.gv->isDeclaration() || referenced.count(s.addr))
+			mv_emit_var(m, s.addr, s.name, s.width, s.flags);
 	mv_emit_registration(m, optional_runtime);
 	return PreservedAnalyses::none();
 }

@@ -9,7 +9,6 @@
  * codegen: enqueue.multiverse.2 enqueue -DSTATIC_POLICY=RR -DSTATIC_DEPTH=16
  * codegen: enqueue.multiverse.3 enqueue -DSTATIC_POLICY=RR -DSTATIC_DEPTH=64
  */
-// not-with-clang: member switches are not in the Clang plugin yet
 enum policy { FIFO, RR };
 
 #ifdef STATIC_POLICY

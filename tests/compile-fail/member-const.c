@@ -1,3 +1,3 @@
 // expect-error: 'mode' is 'const'; a multiverse switch must be writable
-// not-with-clang: member switches are not in the Clang plugin yet
+// expect-clang-error: multiverse: switch 'mode' is const; a switch must be writable
 struct config { __attribute__((multiverse)) const int mode; };

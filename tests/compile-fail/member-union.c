@@ -1,5 +1,5 @@
 // expect-error: 'flags' and 'level' share their storage in union 'union state', and both are or hold multiverse switches; a union may have switches in one of its members only
-// not-with-clang: member switches are not in the Clang plugin yet
+// expect-clang-error: multiverse: 'flags' and 'level' share their storage in 'union state', and both are or hold switches; a union may have switches in one of its members only
 union state {
 	struct { __attribute__((multiverse)) short on; } flags;
 	__attribute__((multiverse)) int level;

@@ -1,3 +1,3 @@
 // expect-error: 'width': value 300 does not fit the type 'unsigned char' of the switch
-// not-with-clang: member switches are not in the Clang plugin yet
+// expect-clang-error: multiverse: 'width': value 300 does not fit the type 'unsigned char' of the switch
 struct config { __attribute__((multiverse("values", 8, 300))) unsigned char width; };

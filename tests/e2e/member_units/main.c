@@ -1,6 +1,5 @@
 /* Unit 3: commits; the switches of the objects of unit 1 are known by
  * name and address. */
-// not-with-clang: member switches are not in the Clang plugin yet
 #include "check.h"
 #include "config.h"
 

@@ -1,0 +1,137 @@
+/*
+ * Struct and union members as switches, in Clang (gcc/members.cc is the
+ * GCC front end's, with the design in docs/design.md).  The attribute on
+ * a member makes it a switch in every object of the type with static
+ * storage duration.  The IR has no members, only offsets, so once Sema
+ * has seen the unit this lists, for each such object, the member switches
+ * it holds: offset, width, attribute and C name (cfgs[1].in.mode).
+ * specialize.cpp then knows a load from the object at that offset, of
+ * that width, as a read of the switch.
+ *
+ * It also refuses a union with switches in more than one member: two
+ * switches must not share storage.
+ */
+#include "multiverse.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+std::map<const FieldDecl *, mv_decl> mv_field_decls;
+std::map<std::string, std::vector<mv_member>> mv_objects;
+
+namespace {
+
+bool has_switches(QualType t, std::map<const RecordDecl *, bool> &memo)
+{
+	while (const auto *a = t->getAsArrayTypeUnsafe())
+		t = a->getElementType();
+	const auto *rt = t->getAs<RecordType>();
+	const RecordDecl *rd = rt ? rt->getDecl()->getDefinition() : nullptr;
+	if (!rd)
+		return false;
+	auto it = memo.find(rd);
+	if (it != memo.end())
+		return it->second;
+	bool has = false;
+	for (const FieldDecl *f : rd->fields())
+		if (mv_field_decls.count(f) || has_switches(f->getType(), memo))
+			has = true;
+	return memo[rd] = has;
+}
+
+struct Visitor : RecursiveASTVisitor<Visitor> {
+	ASTContext &ctx;
+	std::map<const RecordDecl *, bool> memo;
+
+	explicit Visitor(ASTContext &c) : ctx(c) {}
+
+	void members(QualType t, uint64_t offset, const std::string &name,
+		     std::vector<mv_member> &out)
+	{
+		if (const auto *a = ctx.getAsConstantArrayType(t)) {
+			QualType elt = a->getElementType();
+			if (!has_switches(elt, memo))
+				return;
+			uint64_t size = ctx.getTypeSizeInChars(elt).getQuantity();
+			for (uint64_t i = 0; i < a->getSize().getZExtValue(); i++)
+				members(elt, offset + i * size, name + "[" + std::to_string(i) + "]", out);
+			return;
+		}
+		const auto *rt = t->getAs<RecordType>();
+		const RecordDecl *rd = rt ? rt->getDecl()->getDefinition() : nullptr;
+		if (!rd || rd->isInvalidDecl())
+			return;
+		const ASTRecordLayout &layout = ctx.getASTRecordLayout(rd);
+		for (const FieldDecl *f : rd->fields()) {
+			uint64_t at = offset + layout.getFieldOffset(f->getFieldIndex()) / 8;
+			std::string n = f->getName().empty() ? name : name + "." + f->getName().str();
+			auto d = mv_field_decls.find(f);
+			if (d != mv_field_decls.end())
+				out.push_back({ at, (unsigned)ctx.getTypeSizeInChars(f->getType()).getQuantity(),
+						d->second, n });
+			else
+				members(f->getType(), at, n, out);
+		}
+	}
+
+	bool VisitVarDecl(VarDecl *v)
+	{
+		if (!v->hasGlobalStorage() || v->getTLSKind() != VarDecl::TLS_None ||
+		    isa<ParmVarDecl>(v) || !has_switches(v->getType(), memo))
+			return true;
+		/* Clang names a function's static object function.object */
+		std::string ir = mv_ir_name(v);
+		if (v->isStaticLocal())
+			if (const auto *fn = dyn_cast<FunctionDecl>(v->getDeclContext()))
+				ir = mv_ir_name(fn) + "." + v->getName().str();
+		std::vector<mv_member> list;
+		members(v->getType(), 0, v->getName().str(), list);
+		if (!list.empty())
+			mv_objects[ir] = list;
+		return true;
+	}
+};
+
+struct Consumer : ASTConsumer {
+	void HandleTagDeclDefinition(TagDecl *tag) override
+	{
+		auto *rd = dyn_cast<RecordDecl>(tag);
+		if (!rd || !rd->isUnion() || mv_field_decls.empty())
+			return;
+		std::map<const RecordDecl *, bool> memo;
+		const FieldDecl *first = nullptr;
+		for (const FieldDecl *f : rd->fields()) {
+			if (!mv_field_decls.count(f) && !has_switches(f->getType(), memo))
+				continue;
+			if (!first) {
+				first = f;
+				continue;
+			}
+			DiagnosticsEngine &d = rd->getASTContext().getDiagnostics();
+			d.Report(f->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Error,
+				"multiverse: '%0' and '%1' share their storage in '%2', and both "
+				"are or hold switches; a union may have switches in one of its "
+				"members only")) << first->getName() << f->getName()
+				<< rd->getASTContext().getRecordType(rd).getAsString();
+		}
+	}
+
+	void HandleTranslationUnit(ASTContext &ctx) override
+	{
+		if (mv_field_decls.empty())
+			return;
+		Visitor v(ctx);
+		v.TraverseDecl(ctx.getTranslationUnitDecl());
+	}
+};
+
+} // namespace
+
+std::unique_ptr<ASTConsumer> mv_make_member_table(void)
+{
+	return std::make_unique<Consumer>();
+}
