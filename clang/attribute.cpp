@@ -1,11 +1,12 @@
 /*
  * The attribute, in Clang: __attribute__((multiverse)) on a function
  * definition or declaration, or on a global integer, enum or bool
- * variable, with the optional arguments "tracked" or "values", N, ...,
- * or on a global function pointer
+ * variable or struct or union member, with the optional arguments
+ * "tracked" or "values", N, ..., or on a global function pointer
  * (the same forms as the GCC front end, gcc/attribute.cc).  Each valid
  * use is recorded in mv_declared under the declaration's IR name, where
- * the IR passes of the same compilation find it.  (Clang's annotations
+ * the IR passes of the same compilation find it; a member's in
+ * mv_field_decls (members.cpp).  (Clang's annotations
  * would not do: it emits them for definitions only, and a unit must know
  * the switches it reads that another unit defines.)
  */
@@ -18,10 +19,6 @@
 #include "clang/Sema/Sema.h"
 
 using namespace clang;
-
-namespace {
-
-} // namespace
 
 /* The name the declaration has in LLVM IR: its asm label, marked not to
  * be mangled further, or its C name. */

@@ -243,6 +243,5 @@ void mv_keep_switch_objects(void *gcc_data, void *)
 	    mv_is_switch_object(decl)) {
 		DECL_PRESERVE_P(decl) = 1;
 		TREE_USED(decl) = 1;
-		mv_unit_uses_multiverse = true;
 	}
 }

@@ -87,7 +87,7 @@ const char *why_not_switch(tree ref)
 std::vector<switch_use> analyze(cgraph_node *node)
 {
 	function *fn = DECL_STRUCT_FUNCTION(node->decl);
-	std::vector<std::pair<tree, gimple *>> read;       /* first read */
+	std::vector<tree> read;
 	std::vector<std::pair<region, gimple *>> written, taken;
 	std::set<tree> told;                               /* FIELD_DECLs */
 	basic_block bb;
@@ -95,10 +95,8 @@ std::vector<switch_use> analyze(cgraph_node *node)
 	auto note_read = [&](tree op, gimple *s) {
 		tree sw = mv_switch_of(op);
 		if (sw && INTEGRAL_TYPE_P(TREE_TYPE(sw))) {
-			for (auto &r : read)
-				if (r.first == sw)
-					return;
-			read.push_back({ sw, s });
+			if (std::find(read.begin(), read.end(), sw) == read.end())
+				read.push_back(sw);
 			return;
 		}
 		if (sw || TREE_CODE(op) != COMPONENT_REF ||
@@ -143,8 +141,7 @@ std::vector<switch_use> analyze(cgraph_node *node)
 	}
 
 	std::vector<switch_use> uses;
-	for (auto &rd : read) {
-		tree sw = rd.first;
+	for (tree sw : read) {
 		gimple *why = NULL;
 		bool write = false;
 		for (auto &w : written)
