@@ -58,13 +58,15 @@ int mv_arch_decode(const uint8_t *code, size_t avail, uintptr_t addr,
 enum mv_tramp_kind {
 	MV_TRAMP_JUMP = 1,      /* to target */
 	MV_TRAMP_SLOT,          /* to the address stored at slot */
-	MV_TRAMP_SLOT2,         /* to the address stored where slot points */
+	MV_TRAMP_SLOT2,         /* to the address stored disp bytes after
+				   where slot points */
 };
 
 struct mv_tramp {
 	enum mv_tramp_kind kind;
 	uintptr_t target;       /* MV_TRAMP_JUMP */
 	uintptr_t slot;         /* MV_TRAMP_SLOT, MV_TRAMP_SLOT2 */
+	uintptr_t disp;         /* MV_TRAMP_SLOT2 */
 };
 
 /* If code (at addr, avail bytes, at most MV_ARCH_TRAMP_MAX) is a

@@ -71,7 +71,7 @@ static int via_trampoline(struct mv_site *s, int via_switch)
 		return 1;
 	case MV_TRAMP_SLOT2:
 		return via_switch && !mv_mem_read(&p, (void *)t.slot, sizeof p) &&
-		       p == (uintptr_t)s->callee;
+		       p + t.disp == (uintptr_t)s->callee;
 	}
 	return 0;
 }

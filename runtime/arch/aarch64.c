@@ -275,10 +275,11 @@ static int is_br(uint32_t i, unsigned rn)
  * The trampolines that may stand between a bl/b and its callee:
  *   PLT entry (GNU ld), optionally with bti c and autia1716/autib1716:
  *       adrp x16, P; ldr x17, [x16, #o]; add x16, x16, #o; br x17
- *   the plugin's stub for a function-pointer switch sw:
- *       adrp x16, sw; ldr x16, [x16, #o]; br x16
- *       adrp x16, GOT(sw); ldr x16, [x16, #o]; ldr x16, [x16]; br x16
- *       adrp x16, sw; add x16, x16, #o; ldr x16, [x16]; br x16   (lld's relaxation)
+ *   the plugin's stub for a function-pointer switch sw at byte d of its
+ *   object obj (d = 0 for a global switch):
+ *       adrp x16, obj+d; ldr x16, [x16, #o]; br x16
+ *       adrp x16, GOT(obj); ldr x16, [x16, #o]; ldr x16, [x16, #d]; br x16
+ *       adrp x16, obj; add x16, x16, #o; ldr x16, [x16, #d]; br x16   (lld's relaxation)
  *     each optionally after a bti c
  *   GNU ld's veneers for far targets:
  *       adrp x16, T; add x16, x16, #o; br x16
@@ -335,9 +336,11 @@ int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 			t->slot = page + off;
 			return 0;
 		}
-		if (k + 3 < n && w[k + 2] == 0xf9400210 && is_br(w[k + 3], X16)) {
+		if (k + 3 < n && is_ldr(w[k + 2], X16, X16, &off2) &&
+		    is_br(w[k + 3], X16)) {
 			t->kind = MV_TRAMP_SLOT2;
 			t->slot = page + off;
+			t->disp = off2;
 			return 0;
 		}
 		return -1;
@@ -347,11 +350,11 @@ int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 		t->target = page + off;
 		return 0;
 	}
-	if (is_add(w[k + 1], X16, X16, &off) && k + 3 < n && w[k + 2] == 0xf9400210 &&
-	    is_br(w[k + 3], X16)) {
+	if (is_add(w[k + 1], X16, X16, &off) && k + 3 < n &&
+	    is_ldr(w[k + 2], X16, X16, &off2) && is_br(w[k + 3], X16)) {
 		/* the GOT stub as lld relaxes it for a switch that binds locally */
 		t->kind = MV_TRAMP_SLOT;
-		t->slot = page + off;
+		t->slot = page + off + off2;
 		return 0;
 	}
 	return -1;

@@ -329,37 +329,59 @@ int mv_arch_emulate(const uint8_t *insn, size_t len, uintptr_t addr,
 	return 0;
 }
 
+/* jmp *disp(%r11), with no, an 8-bit or a 32-bit displacement */
+static int is_jmp_r11(const uint8_t *p, uintptr_t *disp)
+{
+	if (p[0] != 0x41 || p[1] != OP_GRP5)
+		return 0;
+	switch (p[2]) {
+	case 0x23:
+		*disp = 0;
+		return 1;
+	case 0x63:
+		*disp = (uintptr_t)(intptr_t)(int8_t)p[3];
+		return 1;
+	case 0xa3:
+		*disp = (uintptr_t)(intptr_t)get32(p + 3);
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * The trampolines a direct call may reach on x86-64:
  *   a PLT entry as the GNU linker writes it: jmp *slot(%rip), optionally
  *   after endbr64 (.plt.sec with IBT) and with a bnd prefix (MPX);
- *   the Clang front end's stub for a function-pointer switch sw
- *   (clang/fnptr.cpp): jmp *sw(%rip), or for a switch in another module
- *       movq sw@GOTPCREL(%rip), %r11; jmp *(%r11)
- *   which the linker relaxes, when sw binds locally, to
- *       leaq sw(%rip), %r11; jmp *(%r11)    or    movq $sw, %r11; jmp *(%r11)
+ *   the plugin's stub for a function-pointer switch sw at byte d of its
+ *   object obj (d = 0 for a global switch): jmp *obj+d(%rip), or for an
+ *   object in another module
+ *       movq obj@GOTPCREL(%rip), %r11; jmp *d(%r11)
+ *   which the linker relaxes, when obj binds locally, to
+ *       leaq obj(%rip), %r11; jmp *d(%r11)    or    movq $obj, %r11; jmp *d(%r11)
  */
 int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 		       struct mv_tramp *t)
 {
 	static const uint8_t mov_got_r11[] = { 0x4c, 0x8b, 0x1d },
 			     lea_r11[] = { 0x4c, 0x8d, 0x1d },
-			     mov_imm_r11[] = { 0x49, 0xc7, 0xc3 },
-			     jmp_r11[] = { 0x41, 0xff, 0x23 };
+			     mov_imm_r11[] = { 0x49, 0xc7, 0xc3 };
 	const uint8_t *p = code;
+	uintptr_t disp;
 
 	if (avail < MV_ARCH_TRAMP_MAX)
 		return -1;
-	if (match(p + 7, jmp_r11, sizeof jmp_r11)) {
+	if (is_jmp_r11(p + 7, &disp)) {
 		uintptr_t rip_target = addr + 7 + (intptr_t)get32(p + 3);
 		if (match(p, mov_got_r11, 3)) {
 			t->kind = MV_TRAMP_SLOT2;
 			t->slot = rip_target;
+			t->disp = disp;
 			return 0;
 		}
 		if (match(p, lea_r11, 3) || match(p, mov_imm_r11, 3)) {
 			t->kind = MV_TRAMP_SLOT;
-			t->slot = p[1] == 0x8d ? rip_target : (uintptr_t)(intptr_t)get32(p + 3);
+			t->slot = disp + (p[1] == 0x8d ? rip_target
+					  : (uintptr_t)(intptr_t)get32(p + 3));
 			return 0;
 		}
 		/* those bytes may be a PLT entry's displacement */

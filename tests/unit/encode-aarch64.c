@@ -193,12 +193,19 @@ static void test_trampoline(void)
 	/* through the GOT: ...; ldr x16, [x16]; br x16 */
 	CHECK(!mv_arch_trampoline(CODE(0xb0000010, 0xf9401210, 0xf9400210, 0xd61f0200),
 				  0x400ffc, &t));
-	CHECK(t.kind == MV_TRAMP_SLOT2 && t.slot == 0x401020);
+	CHECK(t.kind == MV_TRAMP_SLOT2 && t.slot == 0x401020 && t.disp == 0);
+	/* a member switch 0x18 bytes into its object: ldr x16, [x16, #0x18] */
+	CHECK(!mv_arch_trampoline(CODE(0xb0000010, 0xf9401210, 0xf9400e10, 0xd61f0200),
+				  0x400ffc, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT2 && t.slot == 0x401020 && t.disp == 0x18);
 	/* the GOT stub with bti c, as lld relaxes it: adrp x16, sw;
 	 * add x16, x16, #0x40; ldr x16, [x16]; br x16 */
 	CHECK(!mv_arch_trampoline(CODE(0xd503245f, 0x90000010, 0x91010210, 0xf9400210,
 				       0xd61f0200), 0x7fffffc, &t));
 	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x8000040);
+	CHECK(!mv_arch_trampoline(CODE(0x90000010, 0x91010210, 0xf9400e10, 0xd61f0200),
+				  0x8000000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x8000058);
 	/* veneers: adrp x16, T; add x16, x16, #0x40; br x16 */
 	CHECK(!mv_arch_trampoline(CODE(0x90000010, 0x91010210, 0xd61f0200), 0x8000000, &t));
 	CHECK(t.kind == MV_TRAMP_JUMP && t.target == 0x8000040);

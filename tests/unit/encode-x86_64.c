@@ -282,41 +282,53 @@ static void test_entry(void)
 	CHECK(mv_arch_entry_jump(b, 0x1000, 0x1005 + 0x80000000ull));
 }
 
-/* PLT entries, and the Clang front end's stubs for switches as the
- * linker leaves them; 11 bytes are always given, as the runtime reads. */
+/* PLT entries, and the plugins' stubs for switches as the linker leaves
+ * them; 16 bytes are given, a PLT entry's or a stub's length. */
 static void test_trampoline(void)
 {
 	struct mv_tramp t;
 
-	CHECK(!mv_arch_trampoline(BYTES("\xff\x25\x0a\x00\x00\x00\x68\x00\x00\x00\x00"),
+	CHECK(!mv_arch_trampoline(BYTES("\xff\x25\x0a\x00\x00\x00\x68\x00\x00\x00\x00\x00\x00\x00\x00\x00"),
 				  0x1000, &t));
 	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x1010);
-	CHECK(!mv_arch_trampoline(BYTES("\xf3\x0f\x1e\xfa\xf2\xff\x25\x00\x01\x00\x00"),
+	CHECK(!mv_arch_trampoline(BYTES("\xf3\x0f\x1e\xfa\xf2\xff\x25\x00\x01\x00\x00\x00\x00\x00\x00\x00"),
 				  0x1000, &t));
 	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x110b);
 	/* movq sw@GOTPCREL(%rip), %r11; jmp *(%r11) */
-	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x41\xff\x23\xcc"),
+	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x41\xff\x23\xcc\xcc\xcc\xcc\xcc\xcc"),
 				  0x1000, &t));
-	CHECK(t.kind == MV_TRAMP_SLOT2 && t.slot == 0x2000);
+	CHECK(t.kind == MV_TRAMP_SLOT2 && t.slot == 0x2000 && t.disp == 0);
 	/* leaq sw(%rip), %r11; jmp *(%r11) */
-	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8d\x1d\xf9\xef\xff\xff\x41\xff\x23\xcc"),
+	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8d\x1d\xf9\xef\xff\xff\x41\xff\x23\xcc\xcc\xcc\xcc\xcc\xcc"),
 				  0x1000, &t));
 	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0);
+	/* a member switch 8 and 0x1234 bytes into its object:
+	 * movq obj@GOTPCREL(%rip), %r11; jmp *8(%r11) / jmp *0x1234(%r11) */
+	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x41\xff\x63\x08\xcc\xcc\xcc\xcc\xcc"),
+				  0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT2 && t.slot == 0x2000 && t.disp == 8);
+	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x41\xff\xa3\x34\x12\x00\x00\xcc\xcc"),
+				  0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT2 && t.slot == 0x2000 && t.disp == 0x1234);
+	/* leaq obj(%rip), %r11; jmp *8(%r11) */
+	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8d\x1d\xf9\x0f\x00\x00\x41\xff\x63\x08\xcc\xcc\xcc\xcc\xcc"),
+				  0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x2008);
 	/* movq $sw, %r11; jmp *(%r11) */
-	CHECK(!mv_arch_trampoline(BYTES("\x49\xc7\xc3\x40\x40\x40\x00\x41\xff\x23\xcc"),
+	CHECK(!mv_arch_trampoline(BYTES("\x49\xc7\xc3\x40\x40\x40\x00\x41\xff\x23\xcc\xcc\xcc\xcc\xcc\xcc"),
 				  0x1000, &t));
 	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x404040);
 
 	/* another register, or through a register that was not loaded */
-	CHECK(mv_arch_trampoline(BYTES("\x4c\x8b\x15\xf9\x0f\x00\x00\x41\xff\x22\xcc"),
+	CHECK(mv_arch_trampoline(BYTES("\x4c\x8b\x15\xf9\x0f\x00\x00\x41\xff\x22\xcc\xcc\xcc\xcc\xcc\xcc"),
 				 0x1000, &t));
-	CHECK(mv_arch_trampoline(BYTES("\x48\x8b\x05\xf9\x0f\x00\x00\x41\xff\x23\xcc"),
+	CHECK(mv_arch_trampoline(BYTES("\x48\x8b\x05\xf9\x0f\x00\x00\x41\xff\x23\xcc\xcc\xcc\xcc\xcc\xcc"),
 				 0x1000, &t));
-	CHECK(mv_arch_trampoline(BYTES("\xff\x15\x0a\x00\x00\x00\x68\x00\x00\x00\x00"),
+	CHECK(mv_arch_trampoline(BYTES("\xff\x15\x0a\x00\x00\x00\x68\x00\x00\x00\x00\x00\x00\x00\x00\x00"),
 				  0x1000, &t));                           /* a call */
 	CHECK(mv_arch_trampoline(BYTES("\xff\x25\x0a\x00\x00\x00"), 0x1000, &t));  /* short */
 	/* a PLT entry whose displacement looks like jmp *(%r11) at byte 7 */
-	CHECK(!mv_arch_trampoline(BYTES("\xf3\x0f\x1e\xfa\xf2\xff\x25\x41\xff\x23\x00"),
+	CHECK(!mv_arch_trampoline(BYTES("\xf3\x0f\x1e\xfa\xf2\xff\x25\x41\xff\x23\x00\x00\x00\x00\x00\x00"),
 				  0x1000, &t));
 	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x1000 + 11 + 0x23ff41);
 }
