@@ -34,11 +34,15 @@ struct mv_arch {
 	void (*emit_pad)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti);
 	void (*emit_entry_nop)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti);
 
-	/* Assembler text of module m's stub of switch sw (fnptr.cpp), from
-	 * its label on: jumps to the address stored in sw, reached through
-	 * the GOT entry of sw if got, clobbering no register an argument or
-	 * the callee may need. */
-	std::string (*stub)(const llvm::Module &m, const std::string &sw, bool got);
+	/* Assembler text of module m's stub of the switch at offset bytes
+	 * into object (fnptr.cpp), from its label on: jumps to the address
+	 * stored in the switch, reaching the object through its GOT entry
+	 * if got, clobbering no register an argument or the callee may
+	 * need.  Empty if the stub cannot reach that offset, which
+	 * stub_reach then explains. */
+	std::string (*stub)(const llvm::Module &m, const std::string &object,
+			    uint64_t offset, bool got);
+	const char *stub_reach;
 };
 
 extern const mv_arch mv_arch_x86_64, mv_arch_aarch64;

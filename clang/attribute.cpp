@@ -100,13 +100,6 @@ struct MultiverseAttr : ParsedAttrInfo {
 				      "enum or bool member, with an address of its own");
 				return false;
 			}
-			if (F->getType()->isFunctionPointerType()) {
-				error(S, A.getLoc(), "multiverse: '" + F->getNameAsString() +
-				      "' is a function-pointer member; member switches of "
-				      "function-pointer type are not supported yet: use a global "
-				      "function-pointer switch");
-				return false;
-			}
 			return true;
 		}
 		if (const auto *V = dyn_cast<VarDecl>(D)) {

@@ -46,27 +46,51 @@ std::string symbol(const GlobalValue *gv)
 	return GlobalValue::dropLLVMManglingEscape(gv->getName()).str();
 }
 
-Function *stub_of(Module &m, GlobalVariable *sw, FunctionType *type)
+struct Called {
+	GlobalVariable *object;
+	uint64_t offset;
+	const mv_fnptr_switch *sw;
+};
+
+void error(Function &f, const CallBase &call, const Twine &what)
 {
-	std::string name = symbol(sw) + ".mvcall";
+	f.getContext().diagnose(DiagnosticInfoUnsupported(f, "multiverse: " + what,
+		call.getDebugLoc(), DS_Error));
+}
+
+/* The stub of the switch c calls through, or null after an error. */
+Function *stub_of(Module &m, const Called &c, CallBase &call)
+{
+	std::string name = symbol(c.object) +
+		(c.offset ? "." + std::to_string(c.offset) : "") + ".mvcall";
 	if (Function *f = m.getFunction(name))
 		return f;
-	Function *f = Function::Create(type, GlobalValue::ExternalLinkage, name, m);
+	const mv_arch *arch = mv_arch_of(Triple(m.getTargetTriple()));
+	std::string code = arch->stub(m, symbol(c.object), c.offset, !c.object->isDSOLocal());
+	if (code.empty()) {
+		error(*call.getFunction(), call, "calls through function-pointer switch '" +
+		      c.sw->name + "' cannot be made patchable: it lies " +
+		      Twine(c.offset) + " bytes into an object another module may define, "
+		      "and " + arch->stub_reach);
+		return nullptr;
+	}
+	Function *f = Function::Create(call.getFunctionType(), GlobalValue::ExternalLinkage,
+				       name, m);
 	f->setVisibility(GlobalValue::HiddenVisibility);
 	f->setDSOLocal(true);
-	f->addFnAttr(MV_STUB_ATTR, sw->getName());
+	f->addFnAttr(MV_STUB_ATTR, c.object->getName());
+	f->addFnAttr(MV_STUB_OFFSET_ATTR, std::to_string(c.offset));
 	/* one declaration serves calls of every type (the call's own type
 	 * rules); "thunk" keeps InstCombine from rewriting the arguments
 	 * of those whose type differs from the declaration's */
 	f->addFnAttr("thunk");
-	const mv_arch *arch = mv_arch_of(Triple(m.getTargetTriple()));
 	/* A section of their own: the x86-64 assembler may shorten a jmp
 	 * to a local symbol of the same section to 2 bytes, too short for
 	 * commit. */
 	m.appendModuleInlineAsm(".pushsection .text.multiverse.stubs,\"ax\",@progbits\n"
 				".balign 16\n"
 				".type " + name + ", @function\n" +
-				name + ":\n" + arch->stub(m, symbol(sw), !sw->isDSOLocal()) +
+				name + ":\n" + code +
 				".size " + name + ", . - " + name + "\n"
 				".popsection");
 	return f;
@@ -74,14 +98,17 @@ Function *stub_of(Module &m, GlobalVariable *sw, FunctionType *type)
 
 /* The switch that the callee of call is read from, if it can be made a
  * stub call; warns about a read from a switch that cannot. */
-GlobalVariable *switch_called(CallBase &call, const std::set<GlobalVariable *> &sws)
+bool switch_called(CallBase &call, const mv_fnptr_switches &sws, Called *c)
 {
 	auto *load = dyn_cast<LoadInst>(call.getCalledOperand());
 	if (!load)
-		return nullptr;
-	auto *sw = dyn_cast<GlobalVariable>(load->getPointerOperand());
-	if (!sw || !sws.count(sw))
-		return nullptr;
+		return false;
+	c->object = mv_object_of(load->getPointerOperand(),
+				 call.getModule()->getDataLayout(), &c->offset);
+	auto it = sws.find({ c->object, c->offset });
+	if (!c->object || it == sws.end())
+		return false;
+	c->sw = &it->second;
 	/* In the IR as Clang emitted it, only the evaluation of the
 	 * arguments comes between the read and the call. */
 	const char *why = nullptr;
@@ -93,20 +120,19 @@ GlobalVariable *switch_called(CallBase &call, const std::set<GlobalVariable *> &
 	else if (f.getFnAttribute("target-features").getValueAsString().contains("+retpoline"))
 		why = "retpolines keep indirect calls indirect";
 	if (!why)
-		return sw;
+		return true;
 	f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
 		DiagnosticLocation(call.getDebugLoc()), "multiverse: this call "
-		"through function-pointer switch '" + sw->getName() + "' cannot be "
+		"through function-pointer switch '" + c->sw->name + "' cannot be "
 		"made patchable (" + why + "); it stays indirect after commit"));
-	return nullptr;
+	return false;
 }
 
 } // namespace
 
-std::set<GlobalVariable *> mv_redirect_switch_calls(Module &m,
-						    const std::set<GlobalVariable *> &sws)
+std::set<Constant *> mv_redirect_switch_calls(Module &m, const mv_fnptr_switches &sws)
 {
-	std::set<GlobalVariable *> called;
+	std::set<Constant *> called;
 	if (sws.empty())
 		return called;
 	for (Function &f : m) {
@@ -114,13 +140,13 @@ std::set<GlobalVariable *> mv_redirect_switch_calls(Module &m,
 			continue;
 		for (Instruction &i : instructions(f)) {
 			auto *call = dyn_cast<CallBase>(&i);
-			if (!call || call->isInlineAsm())
+			Called c;
+			if (!call || call->isInlineAsm() || !switch_called(*call, sws, &c))
 				continue;
-			GlobalVariable *sw = switch_called(*call, sws);
-			if (!sw)
-				continue;
-			call->setCalledOperand(stub_of(m, sw, call->getFunctionType()));
-			called.insert(sw);
+			if (Function *stub = stub_of(m, c, *call)) {
+				call->setCalledOperand(stub);
+				called.insert(c.sw->addr);
+			}
 		}
 	}
 	return called;

@@ -8,8 +8,9 @@
  * specialize.cpp then knows a load from the object at that offset, of
  * that width, as a read of the switch.
  *
- * It also refuses a union with switches in more than one member: two
- * switches must not share storage.
+ * It also refuses a union with switches in more than one member (two
+ * switches must not share storage) and a packed function-pointer member
+ * (a stub loads it with an aligned load on AArch64).
  */
 #include "multiverse.h"
 
@@ -46,6 +47,7 @@ bool has_switches(QualType t, std::map<const RecordDecl *, bool> &memo)
 struct Visitor : RecursiveASTVisitor<Visitor> {
 	ASTContext &ctx;
 	std::map<const RecordDecl *, bool> memo;
+	std::map<std::string, const VarDecl *> statics;   /* by IR name */
 
 	explicit Visitor(ASTContext &c) : ctx(c) {}
 
@@ -88,6 +90,18 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		if (v->isStaticLocal())
 			if (const auto *fn = dyn_cast<FunctionDecl>(v->getDeclContext()))
 				ir = mv_ir_name(fn) + "." + v->getName().str();
+		if (v->isStaticLocal() && !statics.emplace(ir, v).second) {
+			/* LLVM names the second fn.object.1, or the first if
+			 * CodeGen skips the first one's block: not knowable */
+			DiagnosticsEngine &d = ctx.getDiagnostics();
+			d.Report(v->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Warning,
+				"multiverse: '%0' is not the only static object called '%0' in "
+				"this function, so the Clang plugin cannot tell them apart and "
+				"specializes the member switches of neither; rename one"))
+				<< v->getName();
+			mv_objects.erase(ir);
+			return true;
+		}
 		std::vector<mv_member> list;
 		members(v->getType(), 0, v->getName().str(), list);
 		if (!list.empty())
@@ -100,7 +114,18 @@ struct Consumer : ASTConsumer {
 	void HandleTagDeclDefinition(TagDecl *tag) override
 	{
 		auto *rd = dyn_cast<RecordDecl>(tag);
-		if (!rd || !rd->isUnion() || mv_field_decls.empty())
+		if (!rd || mv_field_decls.empty())
+			return;
+		ASTContext &ctx = rd->getASTContext();
+		DiagnosticsEngine &d = ctx.getDiagnostics();
+		for (const FieldDecl *f : rd->fields())
+			if (mv_field_decls.count(f) && f->getType()->isFunctionPointerType() &&
+			    ctx.getDeclAlign(f) < ctx.getTypeAlignInChars(f->getType()))
+				d.Report(f->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Error,
+					"multiverse: '%0' is a packed function-pointer member; a "
+					"function-pointer switch must be aligned to its size"))
+					<< f->getName();
+		if (!rd->isUnion())
 			return;
 		std::map<const RecordDecl *, bool> memo;
 		const FieldDecl *first = nullptr;
@@ -111,12 +136,11 @@ struct Consumer : ASTConsumer {
 				first = f;
 				continue;
 			}
-			DiagnosticsEngine &d = rd->getASTContext().getDiagnostics();
 			d.Report(f->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Error,
 				"multiverse: '%0' and '%1' share their storage in '%2', and both "
 				"are or hold switches; a union may have switches in one of its "
 				"members only")) << first->getName() << f->getName()
-				<< rd->getASTContext().getRecordType(rd).getAsString();
+				<< ctx.getRecordType(rd).getAsString();
 		}
 	}
 

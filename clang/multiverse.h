@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace llvm { class Constant; class Function; class GlobalVariable; class Module; }
+namespace llvm { class Constant; class DataLayout; class Function; class GlobalVariable; class Module; class Value; }
 namespace clang { class ASTConsumer; class Decl; class FieldDecl; class NamedDecl; }
 
 /* mv_decl.flags */
@@ -68,9 +68,11 @@ std::unique_ptr<clang::ASTConsumer> mv_make_use_checker(void);
 /* The function attribute that marks a generic for sites.cpp, with the
  * length of the landing pad its entry NOP must follow. */
 #define MV_GENERIC_ATTR "multiverse-generic"
-/* The function attribute that marks a switch's stub (fnptr.cpp) for
- * sites.cpp, with the switch's IR name. */
+/* The function attributes that mark a switch's stub (fnptr.cpp) for
+ * sites.cpp, with the IR name of the switch's object and the switch's
+ * offset in it. */
 #define MV_STUB_ATTR "multiverse-stub"
+#define MV_STUB_OFFSET_ATTR "multiverse-stub-offset"
 
 struct MultiverseSpecialize : llvm::PassInfoMixin<MultiverseSpecialize> {
 	unsigned max_variants = 64;
@@ -107,10 +109,23 @@ void mv_emit_function(llvm::Module &m, llvm::Function &f, unsigned pad,
 		      const std::vector<mv_record> &records);
 void mv_emit_registration(llvm::Module &m, bool optional_runtime);
 
+/* A function-pointer switch, at offset bytes into the global object gv
+ * (0 for a global switch), for fnptr.cpp. */
+struct mv_fnptr_switch {
+	llvm::Constant *addr;           /* gv, or gv + offset */
+	std::string name;               /* hook, ops.hook */
+};
+typedef std::map<std::pair<llvm::GlobalVariable *, uint64_t>, mv_fnptr_switch>
+	mv_fnptr_switches;
+
+/* specialize.cpp: the global object p points into at a constant offset */
+llvm::GlobalVariable *mv_object_of(llvm::Value *p, const llvm::DataLayout &dl,
+				   uint64_t *offset);
+
 /* fnptr.cpp: calls through the switches sws go to their stubs; returns
- * the switches that have such calls. */
-std::set<llvm::GlobalVariable *> mv_redirect_switch_calls(llvm::Module &m,
-	const std::set<llvm::GlobalVariable *> &sws);
+ * the addresses of the switches that have such calls. */
+std::set<llvm::Constant *> mv_redirect_switch_calls(llvm::Module &m,
+						    const mv_fnptr_switches &sws);
 
 /* sites.cpp */
 void mv_hook_asm_printers(void);

@@ -33,6 +33,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCSectionELF.h"
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -46,7 +47,8 @@ namespace {
 
 struct Site {
 	MCSymbol *label;
-	const GlobalValue *callee;
+	const GlobalValue *callee;      /* a generic, or a switch's object */
+	uint64_t offset;                /* of the switch in its object */
 };
 
 class SiteRecorder : public DebugHandlerBase {
@@ -155,8 +157,14 @@ public:
 				continue;
 			const auto *f = dyn_cast<Function>(op.getGlobal());
 			if (f && f->hasFnAttribute(MV_STUB_ATTR)) {
-				record(f->getParent()->getNamedGlobal(
-					f->getFnAttribute(MV_STUB_ATTR).getValueAsString()));
+				uint64_t offset = 0;
+				if (f->getFnAttribute(MV_STUB_OFFSET_ATTR).getValueAsString()
+					    .getAsInteger(10, offset))
+					return fail("a switch's stub does not say where the switch is");
+				/* an alias once AArch64's GlobalMerge has merged
+				 * the object with others */
+				record(f->getParent()->getNamedValue(
+					f->getFnAttribute(MV_STUB_ATTR).getValueAsString()), offset);
 				return;
 			}
 			if (!f || !f->hasFnAttribute(MV_GENERIC_ATTR))
@@ -173,13 +181,13 @@ public:
 	}
 
 	/* A label right before the call being emitted. */
-	void record(const GlobalValue *callee)
+	void record(const GlobalValue *callee, uint64_t offset = 0)
 	{
 		if (!callee)
 			return fail("a call goes to the stub of a switch this unit does not have");
 		MCSymbol *label = ap->OutContext.createTempSymbol("mv_site", true);
 		ap->OutStreamer->emitLabel(label);
-		sites.push_back({ label, callee });
+		sites.push_back({ label, callee, offset });
 	}
 
 	/* Written, if empty, by every unit that registers: its constructor
@@ -195,7 +203,12 @@ public:
 		out.emitValueToAlignment(Align(8));
 		for (const Site &s : sites) {
 			out.emitSymbolValue(s.label, 8);
-			out.emitSymbolValue(ap->getSymbol(s.callee), 8);
+			const MCExpr *callee = MCSymbolRefExpr::create(
+				ap->getSymbol(s.callee), ap->OutContext);
+			if (s.offset)
+				callee = MCBinaryExpr::createAdd(callee, MCConstantExpr::create(
+					s.offset, ap->OutContext), ap->OutContext);
+			out.emitValue(callee, 8);
 		}
 		out.popSection();
 	}

@@ -95,22 +95,11 @@ void read_declared(Module &m)
 	}
 }
 
-/* The global object p points into at a constant offset, if any. */
-GlobalVariable *object_of(Value *p, const DataLayout &dl, uint64_t *offset)
-{
-	APInt off(dl.getIndexTypeSizeInBits(p->getType()), 0);
-	auto *gv = dyn_cast<GlobalVariable>(p->stripAndAccumulateConstantOffsets(dl, off, true));
-	if (!gv || off.isNegative())
-		return nullptr;
-	*offset = off.getZExtValue();
-	return gv;
-}
-
 /* The integer switch a load reads whole, if any. */
 Switch *switch_read(LoadInst *load)
 {
 	uint64_t off;
-	GlobalVariable *gv = object_of(load->getPointerOperand(),
+	GlobalVariable *gv = mv_object_of(load->getPointerOperand(),
 				       load->getModule()->getDataLayout(), &off);
 	if (!gv)
 		return nullptr;
@@ -427,6 +416,16 @@ Metadata *md(Module &m, int64_t v)
 
 } // namespace
 
+GlobalVariable *mv_object_of(Value *p, const DataLayout &dl, uint64_t *offset)
+{
+	APInt off(dl.getIndexTypeSizeInBits(p->getType()), 0);
+	auto *gv = dyn_cast<GlobalVariable>(p->stripAndAccumulateConstantOffsets(dl, off, true));
+	if (!gv || off.isNegative())
+		return nullptr;
+	*offset = off.getZExtValue();
+	return gv;
+}
+
 PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 {
 	read_declared(m);
@@ -485,12 +484,12 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 		}
 		list->addOperand(MDTuple::get(m.getContext(), entry));
 	}
-	std::set<GlobalVariable *> fnptrs;
-	for (auto &s : switches)
-		if (s.second.flags & MV_DECL_FNPTR)
-			fnptrs.insert(s.second.gv);
-	for (GlobalVariable *sw : mv_redirect_switch_calls(m, fnptrs))
-		referenced.insert(sw);
+	mv_fnptr_switches fnptrs;
+	for (auto &[key, s] : switches)
+		if (s.flags & MV_DECL_FNPTR)
+			fnptrs[key] = { s.addr, s.name };
+	for (Constant *addr : mv_redirect_switch_calls(m, fnptrs))
+		referenced.insert(addr);
 	for (auto &[key, s] : switches)
 		if (!s.gv->isDeclaration() || referenced.count(s.addr))
 			mv_emit_var(m, s.addr, s.name, s.width, s.flags);

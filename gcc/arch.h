@@ -60,12 +60,14 @@ tree mv_call_symbol(rtx sym);
 /* Writes the unit's stubs, after its code. */
 void mv_write_stubs(FILE *out);
 
-/* Writes the stub called name of the switch var (through its GOT entry
- * if got): alignment, the label, code that jumps to the address stored
- * in var, without touching any register that carries an argument or a
- * value the callee may rely on. */
-void mv_arch_write_stub(FILE *out, const std::string &name, const std::string &var,
-			bool got);
+/* Writes the stub called name of the switch at offset bytes into the
+ * object (through the object's GOT entry if got): alignment, the label,
+ * code that jumps to the address stored in the switch, without touching
+ * any register that carries an argument or a value the callee may rely
+ * on.  False, after an error naming sw, if the architecture's stub cannot
+ * reach that offset. */
+bool mv_arch_write_stub(FILE *out, const std::string &name, tree sw,
+			const std::string &object, HOST_WIDE_INT offset, bool got);
 
 /* For a call or tail call insn to the multiversed function callee: the
  * symbol to call instead so that the assembler keeps the site's

@@ -19,8 +19,8 @@
 bool mv_unit_uses_multiverse;
 
 #define ALLOWED "the %<multiverse%> attribute is allowed only on functions, " \
-	"on global variables of integer, enum or function-pointer type, and " \
-	"on structure or union members of integer or enum type"
+	"and on global variables and structure or union members of integer, " \
+	"enum or function-pointer type"
 
 bool mv_has_attribute(const_tree decl)
 {
@@ -39,10 +39,11 @@ static bool is_fnptr_type(const_tree type)
 	       TREE_CODE(TREE_TYPE(type)) == FUNCTION_TYPE;
 }
 
-bool mv_is_fnptr_switch(const_tree decl)
+/* sw: a global switch's VAR_DECL or a member switch's key (members.cc) */
+bool mv_is_fnptr_switch(const_tree sw)
 {
-	return TREE_CODE(decl) == VAR_DECL && mv_has_attribute(decl) &&
-	       is_fnptr_type(TREE_TYPE(decl));
+	return (VAR_P(sw) || TREE_CODE(sw) == COMPONENT_REF) &&
+	       is_fnptr_type(TREE_TYPE(sw)) && mv_has_attribute(mv_switch_decl(sw));
 }
 
 /* The attribute's arguments, with the ("values", ...) parentheses opened:
@@ -225,13 +226,6 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 	case FIELD_DECL:
 		/* a switch in every object of the type with static storage
 		 * duration (members.cc) */
-		if (is_fnptr_type(TREE_TYPE(decl))) {
-			error_at(loc, "%qD is a function-pointer member; member "
-				 "switches of function-pointer type are not "
-				 "supported yet: use a global function-pointer "
-				 "switch", decl);
-			return NULL_TREE;
-		}
 		if (!check_switch(decl, args))
 			return NULL_TREE;
 		break;

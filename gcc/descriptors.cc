@@ -130,7 +130,10 @@ void emit_sites(void)
 	fprintf(out, "\t.pushsection " MV_SECTION_SITE ",\"aw\"\n\t.balign 8\n");
 	for (const mv_site &s : mv_sites) {
 		fprintf(out, "\t.quad\t.LMVS%u\n", s.label);
-		quad_sym(s.callee);
+		if (TREE_CODE(s.callee) == FUNCTION_DECL)
+			quad_sym(s.callee);
+		else
+			quad_switch(s.callee);
 	}
 	fputs("\t.popsection\n", out);
 }
@@ -211,7 +214,7 @@ void mv_emit_descriptors(void *, void *)
 				for (const mv_range &r : c)
 					vars.push_back(r.var);
 	for (const mv_site &s : mv_sites)
-		if (TREE_CODE(s.callee) == VAR_DECL)
+		if (TREE_CODE(s.callee) != FUNCTION_DECL)
 			vars.push_back(s.callee);
 
 	std::sort(vars.begin(), vars.end(), [](tree a, tree b) {

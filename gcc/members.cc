@@ -221,6 +221,15 @@ void mv_check_type(void *gcc_data, void *)
 				DECL_ATTRIBUTES(f));
 			continue;
 		}
+		if (mv_has_attribute(f) && POINTER_TYPE_P(TREE_TYPE(f)) &&
+		    DECL_ALIGN(f) < TYPE_ALIGN(TREE_TYPE(f))) {
+			error_at(loc, "%qD is a packed function-pointer member; a "
+				 "multiverse function-pointer switch must be "
+				 "aligned to its size", f);
+			DECL_ATTRIBUTES(f) = remove_attribute("multiverse",
+				DECL_ATTRIBUTES(f));
+			continue;
+		}
 		if (TREE_CODE(type) != UNION_TYPE ||
 		    !(mv_has_attribute(f) || mv_type_has_switches(TREE_TYPE(f))))
 			continue;

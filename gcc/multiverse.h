@@ -41,7 +41,7 @@ struct mv_function {
 
 struct mv_site {
 	unsigned label;
-	tree callee;                      /* FUNCTION_DECL or fn-pointer VAR_DECL */
+	tree callee;                      /* FUNCTION_DECL or fn-pointer switch */
 };
 
 /* attribute.cc */
@@ -49,7 +49,7 @@ void mv_register_attribute(void *, void *);
 void mv_check_definition(void *fndecl, void *);
 bool mv_has_attribute(const_tree decl);
 bool mv_is_function(const_tree decl);
-bool mv_is_fnptr_switch(const_tree decl);
+bool mv_is_fnptr_switch(const_tree sw);
 bool mv_is_tracked(const_tree decl);
 bool mv_explicit_values(const_tree decl, std::vector<mv_value> &out);
 extern bool mv_unit_uses_multiverse;

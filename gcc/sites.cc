@@ -38,6 +38,8 @@ tree call_target(rtx_insn *insn)
 	}
 	if (MEM_P(addr)) {
 		/* through a switch in memory, or through the GOT (-fno-plt) */
+		if (tree sw = mv_switch_read_by(addr))
+			return sw;
 		subrtx_iterator::array_type array;
 		FOR_EACH_SUBRTX(it, array, XEXP(addr, 0), ALL) {
 			if (GET_CODE(*it) != SYMBOL_REF || !SYMBOL_REF_DECL(*it))
@@ -125,10 +127,11 @@ const pass_data sites_pass::data = {
 
 tree mv_switch_read_by(rtx mem)
 {
-	if (!MEM_P(mem) || !MEM_EXPR(mem))
+	if (!MEM_P(mem) || !MEM_EXPR(mem) ||
+	    (MEM_OFFSET_KNOWN_P(mem) && maybe_ne(MEM_OFFSET(mem), 0)))
 		return NULL_TREE;
-	tree base = get_base_address(MEM_EXPR(mem));
-	return base && mv_is_fnptr_switch(base) ? base : NULL_TREE;
+	tree sw = mv_switch_of(MEM_EXPR(mem));
+	return sw && mv_is_fnptr_switch(sw) ? sw : NULL_TREE;
 }
 
 rtx mv_reg_defs::single_src(unsigned regno) const

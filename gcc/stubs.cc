@@ -42,8 +42,11 @@ rtx mv_stub_symbol(tree sw)
 {
 	tree stub = stub_of[sw];
 	if (!stub) {
-		std::string name = asm_name(sw) + ".mvcall";
-		stub = build_decl(DECL_SOURCE_LOCATION(sw), FUNCTION_DECL,
+		HOST_WIDE_INT offset;
+		tree object = mv_switch_object(sw, &offset);
+		std::string name = asm_name(object) +
+			(offset ? "." + std::to_string(offset) : "") + ".mvcall";
+		stub = build_decl(DECL_SOURCE_LOCATION(mv_switch_decl(sw)), FUNCTION_DECL,
 				  get_identifier(name.c_str()),
 				  TREE_TYPE(TREE_TYPE(sw)));
 		DECL_ARTIFICIAL(stub) = 1;
@@ -73,8 +76,8 @@ tree mv_call_symbol(rtx sym)
 	return s == call_symbols.end() ? NULL_TREE : s->second;
 }
 
-/* A switch another module may define is reached through its GOT entry,
- * as GCC itself would load it. */
+/* A switch in an object another module may define is reached through
+ * the object's GOT entry, as GCC itself would load it. */
 void mv_write_stubs(FILE *out)
 {
 	if (stubs.empty())
@@ -83,10 +86,12 @@ void mv_write_stubs(FILE *out)
 	fprintf(out, "\t.pushsection\t.text.multiverse.stubs,\"ax\",@progbits\n");
 	for (auto &[stub, sw] : stubs) {
 		std::string name = asm_name(stub);
-		bool got = flag_pic && !targetm.binds_local_p(sw);
+		HOST_WIDE_INT offset;
+		tree object = mv_switch_object(sw, &offset);
+		bool got = flag_pic && !targetm.binds_local_p(object);
 		fprintf(out, "\t.type\t%s, %%function\n", name.c_str());
-		mv_arch_write_stub(out, name, asm_name(sw), got);
-		fprintf(out, "\t.size\t%s, .-%s\n", name.c_str(), name.c_str());
+		if (mv_arch_write_stub(out, name, sw, asm_name(object), offset, got))
+			fprintf(out, "\t.size\t%s, .-%s\n", name.c_str(), name.c_str());
 	}
 	fprintf(out, "\t.popsection\n");
 }

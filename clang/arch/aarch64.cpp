@@ -8,9 +8,10 @@
  * bti c before the nop: paciasp lands indirect calls only as a
  * function's first instruction.  As the GCC front end (gcc/arch/aarch64.cc).
  *
- * Stub of a switch sw:   [bti c;] adrp x16, sw; ldr x16, [x16, :lo12:sw]; br x16
- *   or through the GOT:  adrp x16, :got:sw; ldr x16, [x16, :got_lo12:sw];
- *                        ldr x16, [x16]; br x16
+ * Stub of a switch at byte d of its object obj (0 for a global switch):
+ *                        [bti c;] adrp x16, obj+d; ldr x16, [x16, :lo12:obj+d]; br x16
+ *   or through the GOT:  adrp x16, :got:obj; ldr x16, [x16, :got_lo12:obj];
+ *                        ldr x16, [x16, #d]; br x16
  * x16 is the register the procedure call standard gives veneers and
  * stubs, and br x16 may land on a bti c.
  */
@@ -115,15 +116,20 @@ void emit_entry_nop(AsmPrinter &ap, const MCSubtargetInfo &sti)
 
 /* A stub is reached by bl, or through a linker's veneer (br x16) when
  * far: under BTI it starts with a bti c. */
-std::string stub(const Module &m, const std::string &sw, bool got)
+std::string stub(const Module &m, const std::string &object, uint64_t offset, bool got)
 {
 	auto *flag = mdconst::extract_or_null<ConstantInt>(
 		m.getModuleFlag("branch-target-enforcement"));
 	std::string pad = flag && !flag->isZero() ? "\thint\t#34\n" : "";
-	if (got)
-		return pad + "\tadrp\tx16, :got:" + sw + "\n\tldr\tx16, [x16, :got_lo12:" +
-		       sw + "]\n\tldr\tx16, [x16]\n\tbr\tx16\n";
-	return pad + "\tadrp\tx16, " + sw + "\n\tldr\tx16, [x16, :lo12:" + sw +
+	std::string d = std::to_string(offset);
+	if (got) {
+		if (offset % 8 || offset >= 4096 * 8)   /* ldr's unsigned offset */
+			return "";
+		return pad + "\tadrp\tx16, :got:" + object + "\n\tldr\tx16, [x16, :got_lo12:" +
+		       object + "]\n\tldr\tx16, [x16, #" + d + "]\n\tbr\tx16\n";
+	}
+	std::string at = object + "+" + d;
+	return pad + "\tadrp\tx16, " + at + "\n\tldr\tx16, [x16, :lo12:" + at +
 	       "]\n\tbr\tx16\n";
 }
 
@@ -132,4 +138,5 @@ std::string stub(const Module &m, const std::string &sw, bool got)
 const mv_arch mv_arch_aarch64 = {
 	"aarch64", MV_MACHINE_AARCH64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
 	emit_pad, emit_entry_nop, stub,
+	"AArch64 stubs reach only 8-byte aligned members in the first 32 KiB of such an object",
 };

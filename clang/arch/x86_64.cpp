@@ -5,8 +5,9 @@
  * -fcf-protection=branch puts first (not with nocf_check), which commit
  * overwrites with a jmp rel32.
  *
- * Stub of a switch sw:   jmp *sw(%rip)
- *   or through the GOT:  movq sw@GOTPCREL(%rip), %r11; jmp *(%r11)
+ * Stub of a switch at byte d of its object obj (0 for a global switch):
+ *                        jmp *obj+d(%rip)
+ *   or through the GOT:  movq obj@GOTPCREL(%rip), %r11; jmp *d(%r11)
  * r11 carries no argument and no call preserves it (SysV ABI); PLT
  * entries use it too.  int3 pads the stub to 16 bytes, so that the
  * runtime can read its longest trampoline form there.
@@ -58,15 +59,16 @@ void emit_entry_nop(AsmPrinter &ap, const MCSubtargetInfo &)
 	ap.OutStreamer->emitBytes(StringRef("\x0f\x1f\x44\x00\x00", 5));      /* nopl */
 }
 
-std::string stub(const Module &, const std::string &sw, bool got)
+std::string stub(const Module &, const std::string &object, uint64_t offset, bool got)
 {
-	return (got ? "\tmovq\t" + sw + "@GOTPCREL(%rip), %r11\n\tjmp\t*(%r11)\n"
-		    : "\tjmp\t*" + sw + "(%rip)\n") + "\t.balign 16, 0xcc\n";
+	std::string d = std::to_string(offset);
+	return (got ? "\tmovq\t" + object + "@GOTPCREL(%rip), %r11\n\tjmp\t*" + d + "(%r11)\n"
+		    : "\tjmp\t*" + object + "+" + d + "(%rip)\n") + "\t.balign 16, 0xcc\n";
 }
 
 } // namespace
 
 const mv_arch mv_arch_x86_64 = {
 	"x86-64", MV_MACHINE_X86_64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
-	emit_pad, emit_entry_nop, stub,
+	emit_pad, emit_entry_nop, stub, nullptr,
 };

@@ -120,9 +120,20 @@ void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 
 /* x16 is the register the procedure call standard gives veneers and
  * stubs (IP0). */
-void mv_arch_write_stub(FILE *out, const std::string &name, const std::string &var,
-			bool got)
+bool mv_arch_write_stub(FILE *out, const std::string &name, tree sw,
+			const std::string &object, HOST_WIDE_INT offset, bool got)
 {
+	/* ldr's unsigned offset: a multiple of 8, below 32 KiB */
+	if (got && (offset % 8 || offset >= 4096 * 8)) {
+		error_at(DECL_SOURCE_LOCATION(mv_switch_decl(sw)),
+			 "calls through function-pointer switch %qs cannot be "
+			 "made patchable: it lies " HOST_WIDE_INT_PRINT_DEC
+			 " bytes into an object another module may define, and "
+			 "AArch64 stubs reach only 8-byte aligned members in the "
+			 "first 32 KiB of such an object", mv_switch_name(sw), offset);
+		return false;
+	}
+	std::string at = object + (offset ? "+" + std::to_string(offset) : "");
 	fprintf(out, "\t.p2align 2\n%s:\n", name.c_str());
 	/* reached by bl, or through a linker's veneer (br x16) when far */
 	if (aarch64_bti_enabled())
@@ -130,9 +141,11 @@ void mv_arch_write_stub(FILE *out, const std::string &name, const std::string &v
 	if (got)
 		fprintf(out, "\tadrp\tx16, :got:%s\n"
 			"\tldr\tx16, [x16, :got_lo12:%s]\n"
-			"\tldr\tx16, [x16]\n", var.c_str(), var.c_str());
+			"\tldr\tx16, [x16, " HOST_WIDE_INT_PRINT_DEC "]\n",
+			object.c_str(), object.c_str(), offset);
 	else
 		fprintf(out, "\tadrp\tx16, %s\n"
-			"\tldr\tx16, [x16, :lo12:%s]\n", var.c_str(), var.c_str());
+			"\tldr\tx16, [x16, :lo12:%s]\n", at.c_str(), at.c_str());
 	fprintf(out, "\tbr\tx16\n");
+	return true;
 }

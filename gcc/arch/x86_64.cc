@@ -8,11 +8,13 @@
  * expand): GCC loads the pointer into a register and calls through it, a
  * 2-byte instruction that cannot become a 5-byte direct call.  The pass
  * rewrites the call to go through the switch in memory (call *fp(%rip),
- * 6 bytes), which commit turns into a direct call of the same length.
- * A switch that position-independent code reaches through the GOT is
- * called through its stub instead (gcc/stubs.cc):
+ * or call *cfg+8(%rip) for a member, 6 bytes), which commit turns into a
+ * direct call of the same length.  A switch that position-independent
+ * code reaches through the GOT is called through its stub instead
+ * (gcc/stubs.cc):
  *       call fp.mvcall         fp.mvcall:  movq fp@GOTPCREL(%rip), %r11
  *                                          jmp  *(%r11)
+ * (jmp *8(%r11) for a member 8 bytes into its object).
  * The pointer is read at the call, which is when C reads it too.
  *
  * Tail calls stay 5 bytes long.  Gas shortens `jmp f` to a 2-byte jmp when
@@ -45,22 +47,25 @@ const char *mv_arch_pad_before_entry(rtx_insn *)
 
 namespace {
 
-bool is_fnptr_switch_mem(rtx x)
+/* The address a as symbol plus constant, which x86-64 reaches
+ * %rip-relative, or NULL_RTX.  Expand puts the symbol of a member's
+ * object in a register of its own: (plus (reg) (const_int 8)). */
+rtx symbol_address(rtx a, const mv_reg_defs &defs)
 {
-	if (!MEM_P(x))
-		return false;
-	rtx a = XEXP(x, 0);
-	return GET_CODE(a) == SYMBOL_REF && SYMBOL_REF_DECL(a) &&
-	       mv_is_fnptr_switch(SYMBOL_REF_DECL(a));
-}
-
-/* The switch a memory load reads through a pointer (the GOT, in PIC code
- * for a switch other modules could interpose), if any. */
-tree fnptr_switch_behind(rtx x)
-{
-	if (!MEM_P(x) || GET_CODE(XEXP(x, 0)) == SYMBOL_REF)
-		return NULL_TREE;
-	return mv_switch_read_by(x);
+	HOST_WIDE_INT offset = 0;
+	if (GET_CODE(a) == PLUS && CONST_INT_P(XEXP(a, 1))) {
+		offset = INTVAL(XEXP(a, 1));
+		a = XEXP(a, 0);
+	}
+	if (REG_P(a) && !HARD_REGISTER_P(a))
+		a = defs.single_src(REGNO(a));
+	if (a && GET_CODE(a) == CONST && GET_CODE(XEXP(a, 0)) == PLUS &&
+	    CONST_INT_P(XEXP(XEXP(a, 0), 1))) {
+		offset += INTVAL(XEXP(XEXP(a, 0), 1));
+		a = XEXP(XEXP(a, 0), 0);
+	}
+	return a && GET_CODE(a) == SYMBOL_REF ? plus_constant(Pmode, a, offset)
+					      : NULL_RTX;
 }
 
 const char *section_of(tree decl)
@@ -103,17 +108,12 @@ rtx long_jump_target(rtx_insn *insn, tree callee)
 void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 {
 	rtx load = defs.single_src(REGNO(*addr));
-	if (!load)
+	tree var = load ? mv_switch_read_by(load) : NULL_TREE;
+	if (!var)
 		return;
-	tree var = NULL_TREE;
-	rtx form = NULL_RTX;
-	if (is_fnptr_switch_mem(load)) {
-		var = SYMBOL_REF_DECL(XEXP(load, 0));
-		form = copy_rtx(load);
-	} else if ((var = fnptr_switch_behind(load))) {
-		form = mv_stub_symbol(var);
-	}
-	if (var && !validate_change(call, addr, form, 0))
+	rtx at = symbol_address(XEXP(load, 0), defs);
+	rtx form = at ? replace_equiv_address_nv(load, at) : mv_stub_symbol(var);
+	if (!validate_change(call, addr, form, 0))
 		warning_at(INSN_LOCATION(call), 0,
 			   "this call through multiverse function "
 			   "pointer %qD cannot be made patchable; it "
@@ -128,14 +128,17 @@ rtx mv_arch_site_target(rtx_insn *insn, tree callee)
 /* r11 carries no argument and is preserved by no call (SysV ABI); PLT
  * entries and linkers' stubs use it too.  int3 pads the stub, so that
  * the runtime can read the longest trampoline form it knows at it. */
-void mv_arch_write_stub(FILE *out, const std::string &name, const std::string &var,
-			bool got)
+bool mv_arch_write_stub(FILE *out, const std::string &name, tree,
+			const std::string &object, HOST_WIDE_INT offset, bool got)
 {
 	fprintf(out, "\t.p2align 4\n%s:\n", name.c_str());
 	if (got)
 		fprintf(out, "\tmovq\t%s@GOTPCREL(%%rip), %%r11\n"
-			"\tjmp\t*(%%r11)\n", var.c_str());
+			"\tjmp\t*" HOST_WIDE_INT_PRINT_DEC "(%%r11)\n",
+			object.c_str(), offset);
 	else
-		fprintf(out, "\tjmp\t*%s(%%rip)\n", var.c_str());
+		fprintf(out, "\tjmp\t*%s+" HOST_WIDE_INT_PRINT_DEC "(%%rip)\n",
+			object.c_str(), offset);
 	fprintf(out, "\t.p2align 4, 0xcc\n");
+	return true;
 }

@@ -1,3 +1,4 @@
-// expect-error: 'hook' is a function-pointer member; member switches of function-pointer type are not supported yet: use a global function-pointer switch
-// expect-clang-error: multiverse: 'hook' is a function-pointer member; member switches of function-pointer type are not supported yet: use a global function-pointer switch
-struct ops { __attribute__((multiverse)) int (*hook)(int); };
+// expect-error: 'hook': a function-pointer switch takes no 'multiverse' arguments
+// expect-clang-error: multiverse: 'hook' is a function-pointer switch, which takes no arguments in the attribute
+struct ops { __attribute__((multiverse("tracked"))) int (*hook)(int); };
+struct ops ops;
