@@ -2,7 +2,10 @@
  * Warnings about how multiversed functions use switches, once Sema has
  * seen the whole unit: a function that writes a switch, or takes its
  * address, is not specialized for that switch (specialize.cpp sees the
- * same in the IR and leaves the switch a read at run time).  The same
+ * same in the IR and leaves the switch a read at run time).  For member
+ * switches, a write or an address counts where it overlaps a member the
+ * function reads, and a read that names no object with static storage
+ * duration, or uses a run-time array index, is told about too.  The same
  * warnings as the GCC front end's (gcc/specialize.cc), in Clang's style.
  *
  * Example:
@@ -15,8 +18,10 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace clang;
@@ -46,22 +51,104 @@ bool is_switch(const Expr *e, const VarDecl **out)
 	return true;
 }
 
+/* What an lvalue names: bytes [from, to) of an object, found through
+ * its members and array elements. */
+struct Place {
+	enum { OTHER, POINTER, LOCAL, THREAD, GLOBAL } root = OTHER;
+	const VarDecl *object = nullptr;
+	bool run_time_index = false;
+	uint64_t from = 0, to = 0;
+	std::string name;             /* cfgs[1].inner.level */
+};
+
+Place place_of(const Expr *e, ASTContext &ctx)
+{
+	Place p;
+	e = e->IgnoreParens();
+	if (const auto *m = dyn_cast<MemberExpr>(e)) {
+		const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+		if (m->isArrow() || !f) {
+			p.root = m->isArrow() ? Place::POINTER : Place::OTHER;
+			return p;
+		}
+		p = place_of(m->getBase(), ctx);
+		if (!p.run_time_index) {
+			p.from += ctx.getASTRecordLayout(f->getParent())
+					  .getFieldOffset(f->getFieldIndex()) / 8;
+			p.to = p.from + ctx.getTypeSizeInChars(f->getType()).getQuantity();
+		}
+		if (!f->getName().empty())
+			p.name += "." + f->getName().str();
+		return p;
+	}
+	if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) {
+		const auto *decay = dyn_cast<ImplicitCastExpr>(a->getBase()->IgnoreParens());
+		if (!decay || decay->getCastKind() != CK_ArrayToPointerDecay) {
+			p.root = Place::POINTER;
+			return p;
+		}
+		p = place_of(decay->getSubExpr(), ctx);
+		Expr::EvalResult index;
+		if (p.run_time_index || !a->getIdx()->EvaluateAsInt(index, ctx)) {
+			p.run_time_index = true;        /* all of the array, then */
+			p.name += "[]";
+			return p;
+		}
+		int64_t i = index.Val.getInt().getExtValue();
+		p.from += i * ctx.getTypeSizeInChars(a->getType()).getQuantity();
+		p.to = p.from + ctx.getTypeSizeInChars(a->getType()).getQuantity();
+		p.name += "[" + std::to_string(i) + "]";
+		return p;
+	}
+	if (const auto *r = dyn_cast<DeclRefExpr>(e)) {
+		const auto *v = dyn_cast<VarDecl>(r->getDecl());
+		if (!v)
+			return p;
+		p.root = !v->hasGlobalStorage() ? Place::LOCAL :
+			 v->getTLSKind() != VarDecl::TLS_None ? Place::THREAD : Place::GLOBAL;
+		p.object = v->getCanonicalDecl();
+		p.to = ctx.getTypeSizeInChars(v->getType()).getQuantity();
+		p.name = v->getName().str();
+		return p;
+	}
+	if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref)
+		p.root = Place::POINTER;
+	return p;
+}
+
+bool overlap(const Place &a, const Place &b)
+{
+	return a.object == b.object && a.from < b.to && b.from < a.to;
+}
+
 struct Visitor : RecursiveASTVisitor<Visitor> {
+	ASTContext &ctx;
 	DiagnosticsEngine &diags;
 	const FunctionDecl *fn = nullptr;
 	std::set<std::pair<const Decl *, const Decl *>> warned;
+	/* in the current function: member switches read, and the places
+	 * written and whose address is taken */
+	std::vector<Place> reads;
+	std::vector<std::pair<Place, SourceLocation>> written, taken;
+	std::set<const Expr *> indexed;         /* array decays that are not escapes */
+	std::set<const FieldDecl *> told;
 
-	explicit Visitor(DiagnosticsEngine &d) : diags(d) {}
+	explicit Visitor(ASTContext &c) : ctx(c), diags(c.getDiagnostics()) {}
 
 	void warn(SourceLocation at, const VarDecl *v, const char *what)
 	{
 		/* outside multiversed functions (initializers of globals too) */
 		if (!fn || !warned.insert({ fn->getCanonicalDecl(), v->getCanonicalDecl() }).second)
 			return;
+		warn(at, what, v->getName());
+	}
+
+	void warn(SourceLocation at, const char *what, StringRef name)
+	{
 		unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Warning,
 			"multiverse: '%0' %1 switch '%2'; the switch is not specialized "
 			"in this function");
-		diags.Report(at, id) << fn->getName() << what << v->getName();
+		diags.Report(at, id) << fn->getName() << what << name;
 	}
 
 	bool TraverseFunctionDecl(FunctionDecl *f)
@@ -71,21 +158,53 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 			return true;
 		fn = f;
 		TraverseStmt(f->getBody());
+		for (const Place &r : reads) {
+			auto w = std::find_if(written.begin(), written.end(),
+					      [&](auto &x) { return overlap(x.first, r); });
+			auto t = std::find_if(taken.begin(), taken.end(),
+					      [&](auto &x) { return overlap(x.first, r); });
+			if (w != written.end())
+				warn(w->second, "writes", r.name);
+			else if (t != taken.end())
+				warn(t->second, "takes the address of", r.name);
+		}
 		fn = nullptr;
+		reads.clear(), written.clear(), taken.clear(), indexed.clear(), told.clear();
 		return true;
+	}
+
+	void wrote(const Expr *e, SourceLocation at)
+	{
+		Place p = place_of(e, ctx);
+		if (fn && p.root == Place::GLOBAL)
+			written.push_back({ p, at });
+	}
+
+	void took(const Expr *e, SourceLocation at)
+	{
+		Place p = place_of(e, ctx);
+		if (fn && p.root == Place::GLOBAL)
+			taken.push_back({ p, at });
 	}
 
 	bool VisitBinaryOperator(BinaryOperator *b)
 	{
 		const VarDecl *v;
-		if (b->isAssignmentOp() && is_switch(b->getLHS(), &v))
+		if (!b->isAssignmentOp())
+			return true;
+		if (is_switch(b->getLHS(), &v))
 			warn(b->getOperatorLoc(), v, "writes");
+		wrote(b->getLHS(), b->getOperatorLoc());
 		return true;
 	}
 
 	bool VisitUnaryOperator(UnaryOperator *u)
 	{
 		const VarDecl *v;
+		if (u->isIncrementDecrementOp())
+			wrote(u->getSubExpr(), u->getOperatorLoc());
+		else if (u->getOpcode() == UO_AddrOf)
+			took(u->getSubExpr(), u->getOperatorLoc());
 		if (!is_switch(u->getSubExpr(), &v))
 			return true;
 		if (u->isIncrementDecrementOp())
@@ -98,21 +217,81 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	bool VisitGCCAsmStmt(GCCAsmStmt *a)
 	{
 		const VarDecl *v;
-		for (unsigned i = 0; i < a->getNumOutputs(); i++)
+		for (unsigned i = 0; i < a->getNumOutputs(); i++) {
 			if (is_switch(a->getOutputExpr(i), &v))
 				warn(a->getOutputExpr(i)->getExprLoc(), v, "writes");
+			wrote(a->getOutputExpr(i), a->getOutputExpr(i)->getExprLoc());
+		}
 		return true;
+	}
+
+	/* An array indexed, or its first element's member named (a->m),
+	 * is read in place; any other decay lets its address go. */
+	bool VisitArraySubscriptExpr(ArraySubscriptExpr *a)
+	{
+		indexed.insert(a->getBase()->IgnoreParens());
+		return true;
+	}
+
+	bool VisitMemberExpr(MemberExpr *m)
+	{
+		if (m->isArrow())
+			indexed.insert(m->getBase()->IgnoreParens());
+		return true;
+	}
+
+	bool VisitImplicitCastExpr(ImplicitCastExpr *c)
+	{
+		if (!fn)
+			return true;
+		if (c->getCastKind() == CK_ArrayToPointerDecay && !indexed.count(c))
+			took(c->getSubExpr(), c->getExprLoc());
+		if (c->getCastKind() == CK_LValueToRValue)
+			if (const auto *m = dyn_cast<MemberExpr>(c->getSubExpr()->IgnoreParens()))
+				read_member(m);
+		return true;
+	}
+
+	void read_member(const MemberExpr *m)
+	{
+		const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+		auto d = f ? mv_field_decls.find(f) : mv_field_decls.end();
+		if (d == mv_field_decls.end() || (d->second.flags & MV_DECL_FNPTR))
+			return;
+		Place p = place_of(m, ctx);
+		const char *why =
+			p.root == Place::POINTER ? "through a pointer, which may or may not "
+				"point to an object with static storage duration" :
+			p.root == Place::THREAD ? "of a thread-local object" :
+			p.root == Place::GLOBAL && p.run_time_index ?
+				"at an array index known only at run time" : nullptr;
+		if (why) {
+			if (!told.insert(f).second)
+				return;
+			unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Warning,
+				"multiverse: '%0' reads switch member '%1' of '%2' %3; only a "
+				"read that names an object with static storage duration, with "
+				"constant array indices, is specialized");
+			diags.Report(m->getExprLoc(), id) << fn->getName() << f->getName()
+				<< ctx.getRecordType(f->getParent()).getAsString() << why;
+			return;
+		}
+		if (p.root == Place::GLOBAL &&
+		    std::none_of(reads.begin(), reads.end(), [&](const Place &r) {
+			    return r.object == p.object && r.from == p.from; }))
+			reads.push_back(p);
 	}
 };
 
 struct Consumer : ASTConsumer {
 	void HandleTranslationUnit(ASTContext &ctx) override
 	{
-		if (mv_function_decls.empty() || mv_int_switch_decls.empty())
+		if (mv_function_decls.empty() ||
+		    (mv_int_switch_decls.empty() && mv_field_decls.empty()))
 			return;
 		functions = canonical(mv_function_decls);
 		int_switches = canonical(mv_int_switch_decls);
-		Visitor v(ctx.getDiagnostics());
+		Visitor v(ctx);
 		v.TraverseDecl(ctx.getTranslationUnitDecl());
 	}
 };

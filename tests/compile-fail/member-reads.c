@@ -2,8 +2,10 @@
 // expect-warning: 'by_pointer' reads multiverse switch member 'mode' of 'struct config' through a pointer, which may or may not point to an object with static storage duration; only a read that names an object with static storage duration, with constant array indices, is specialized
 // expect-warning: 'by_index' reads multiverse switch member 'mode' of 'struct config' at an array index known only at run time
 // expect-warning: 'per_thread' reads multiverse switch member 'mode' of 'struct config' of a thread-local object
+// expect-clang-warning: multiverse: 'by_pointer' reads switch member 'mode' of 'struct config' through a pointer, which may or may not point to an object with static storage duration; only a read that names an object with static storage duration, with constant array indices, is specialized
+// expect-clang-warning: multiverse: 'by_index' reads switch member 'mode' of 'struct config' at an array index known only at run time
+// expect-clang-warning: multiverse: 'per_thread' reads switch member 'mode' of 'struct config' of a thread-local object
 // expect-nothing-else
-// not-with-clang: the Clang plugin does not specialize these reads either, but does not warn about them yet
 struct config { __attribute__((multiverse)) int mode; };
 struct config cfgs[4];
 __thread struct config mine;

@@ -3,8 +3,10 @@
 // expect-warning: 'set' writes multiverse switch 'cfg.mode'; the switch is not specialized in this function
 // expect-warning: 'escape' takes the address of multiverse switch 'cfg.mode'; the switch is not specialized in this function
 // expect-warning: 'copy_in' writes multiverse switch 'cfgs[1].inner.level'
+// expect-clang-warning: multiverse: 'set' writes switch 'cfg.mode'; the switch is not specialized in this function
+// expect-clang-warning: multiverse: 'escape' takes the address of switch 'cfg.mode'; the switch is not specialized in this function
+// expect-clang-warning: multiverse: 'copy_in' writes switch 'cfgs[1].inner.level'
 // expect-nothing-else
-// not-with-clang: the Clang plugin does not specialize these switches either, but does not warn about them yet
 struct inner { __attribute__((multiverse)) int level; };
 struct config { __attribute__((multiverse)) int mode; int count; struct inner inner; };
 struct config cfg, cfgs[2];
