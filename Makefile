@@ -209,6 +209,13 @@ musl: $(B)/multiverse.so musl-kernel-headers
 	    $(B)/musl/libmultiverse.a $(B)/musl/libmultiverse.so
 	$(call wrapper,multiverse-musl-gcc,$(CC),$(abspath $(B))/multiverse.so,$(abspath include),$(abspath $(B))/musl,$(B)/multiverse-musl-gcc,-specs=$(MUSL_SPECS))
 
+# The runtime for putting into a C library's own libc.a and libc.so
+# (docs/libc.md): build/musl-libc/runtime/*.o, built as for musl but
+# without thread-local storage, which musl's libc.so cannot have itself.
+musl-libc: musl-kernel-headers
+	$(MAKE) CC="$(CC) -specs=$(MUSL_SPECS) -isystem $(MUSL_KERNEL)" B=$(B)/musl-libc \
+	    CFLAGS_RT="$(CFLAGS_RT) -DMV_NO_TLS" $(B)/musl-libc/libmultiverse.a
+
 # build/musl/kernel: links to the kernel header folders, checked each time.
 musl-kernel-headers:
 	@test -f $(MUSL_SPECS) || { echo "make musl: no $(MUSL_SPECS); install musl-tools (Debian), or set MUSL_SPECS to musl's gcc specs file" >&2; exit 1; }
@@ -219,7 +226,7 @@ musl-kernel-headers:
 	    test -f $(MUSL_KERNEL)/$$h || { echo "make musl: the runtime needs the Linux kernel's headers, and $(KERNEL_INC)/$$h is missing; install linux-libc-dev (Debian), or set KERNEL_HEADERS to a folder with linux/, asm/ and asm-generic/" >&2; exit 1; }; \
 	done
 
-.PHONY: musl musl-kernel-headers
+.PHONY: musl musl-libc musl-kernel-headers
 
 # Benchmark suite (bench/README.md): `make bench` runs all of it, `make
 # bench QUICK=1` a shorter run.  Tables, CSV and plots go to bench/results/.

@@ -10,6 +10,7 @@
 #   ./make.sh install-aarch64   the AArch64 cross wrapper and runtime, to
 #                       the same PREFIX
 #   ./make.sh musl      the runtime for musl and build/multiverse-musl-gcc
+#   ./make.sh musl-libc the runtime for musl's own libc.a and libc.so
 set -e
 cd "$(dirname "$0")"
 
@@ -32,7 +33,7 @@ command -v clang-19 >/dev/null 2>&1 || missing="$missing clang-19"
 command -v llvm-config-19 >/dev/null 2>&1 || missing="$missing llvm-19-dev"
 [ -f /usr/lib/llvm-19/include/clang/Sema/ParsedAttr.h ] || missing="$missing libclang-19-dev"
 # The musl runtime (make musl), which `make test` builds and tests.
-case " $* " in *" test "*|*" musl "*)
+case " $* " in *" test "*|*" musl "*|*" musl-libc "*)
 	[ -f /usr/lib/$(uname -m)-linux-musl/musl-gcc.specs ] || missing="$missing musl-tools" ;;
 esac
 # The AArch64 suite, which `make test` runs on x86-64: the cross compiler

@@ -12,7 +12,7 @@
 #include "internal.h"
 #include "multiverse.h"
 
-static _Thread_local char last[256];
+static MV_THREAD_LOCAL char last[256];
 static int holding;             /* only the thread that stopped the others */
 static char held[1024];
 static size_t n_held;

@@ -51,7 +51,7 @@ static struct tally tally_sites(size_t site0, size_t n)
 
 MV_API const struct mv_info_fn *multiverse_info_fn(void *fn)
 {
-	static _Thread_local struct mv_info_fn info;
+	static MV_THREAD_LOCAL struct mv_info_fn info;
 	const struct mv_fn *f;
 
 	mv_lock();
@@ -76,7 +76,7 @@ MV_API const struct mv_info_fn *multiverse_info_fn(void *fn)
 
 MV_API const struct mv_info_var *multiverse_info_var(void *var)
 {
-	static _Thread_local struct mv_info_var info;
+	static MV_THREAD_LOCAL struct mv_info_var info;
 	const struct mv_var *v;
 
 	mv_lock();

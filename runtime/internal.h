@@ -20,6 +20,17 @@
 
 #define MV_API __attribute__((visibility("default")))
 
+/* Where the API hands out a buffer (the last error, the info views),
+ * each thread has its own.  A C library's own libc.so may have no
+ * thread-local storage for itself (musl's has none), so the runtime built
+ * for one (make musl-libc) has -DMV_NO_TLS: one buffer per process, whose
+ * text another thread's call may overwrite. */
+#ifdef MV_NO_TLS
+#define MV_THREAD_LOCAL
+#else
+#define MV_THREAD_LOCAL _Thread_local
+#endif
+
 enum mv_area_state {
 	MV_AREA_UNRESOLVED,   /* a site whose callee is not registered (yet) */
 	MV_AREA_INVALID,      /* not what its descriptor says: never written */
