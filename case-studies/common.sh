@@ -1,0 +1,75 @@
+# Shared by the case-study scripts (sourced): installing what is missing,
+# fetching Debian's source, and measuring.  Each script sets $name first.
+set -eu
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+work=$repo/build/case-studies/$name
+mkdir -p "$work"
+
+say() { printf '%s: %s\n' "$name" "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# need_packages pkg...: installs those not installed yet.
+need_packages() {
+	local missing="" p
+	for p in "$@"; do
+		[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] ||
+			missing="$missing $p"
+	done
+	[ -n "$missing" ] || return 0
+	say "installing$missing"
+	as_root apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq $missing
+}
+
+# source_of pkg version dir: Debian's source of pkg at that version,
+# unpacked into dir (kept between runs).  Enables deb-src entries, copied
+# from the deb ones, if apt has none.
+source_of() {
+	local pkg=$1 version=$2 dir=$3
+	[ -d "$dir" ] && return 0
+	need_packages dpkg-dev
+	if ! apt-get source --print-uris -qq "$pkg=$version" >/dev/null 2>&1; then
+		local src=/etc/apt/sources.list.d/multiverse-deb-src.sources
+		[ -f /etc/apt/sources.list.d/debian.sources ] ||
+			die "no deb-src entries for apt-get source, and no /etc/apt/sources.list.d/debian.sources to copy them from"
+		say "enabling deb-src entries ($src)"
+		sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
+			as_root tee "$src" >/dev/null
+		as_root apt-get update -qq
+	fi
+	local tmp=$work/source.tmp
+	rm -rf "$tmp" && mkdir -p "$tmp"
+	(cd "$tmp" && apt-get source -qq "$pkg=$version" 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2 || true)
+	local unpacked
+	unpacked=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+	[ -n "$unpacked" ] || die "apt-get source $pkg=$version gave no source"
+	mv "$unpacked" "$dir"
+	rm -rf "$tmp"
+}
+
+# patched_copy from to patch: a copy of the source tree with our patch.
+patched_copy() {
+	rm -rf "$2"
+	cp -a "$1" "$2"
+	if [ -n "${3:-}" ]; then
+		(cd "$2" && patch -p1 -s <"$3") || die "our patch $3 does not apply"
+	fi
+}
+
+# patch_size file: "N lines changed in M files"
+patch_size() {
+	local files lines
+	files=$(grep -c '^+++ ' "$1")
+	lines=$(grep -E '^[-+]' "$1" | grep -vcE '^(\+\+\+|---) ')
+	echo "$lines lines changed in $files files"
+}
+
+# instructions cmd...: instructions executed (valgrind's callgrind,
+# deterministic) by cmd, printed.  --smc-check=all: valgrind must see the
+# code Multiverse rewrites, or it keeps running its translation of the old.
+instructions() {
+	valgrind --tool=callgrind --smc-check=all --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
