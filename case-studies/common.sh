@@ -23,9 +23,10 @@ need_packages() {
 	DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq $missing
 }
 
-# source_of pkg version dir: Debian's source of pkg at that version,
-# unpacked into dir (kept between runs).  Enables deb-src entries, copied
-# from the deb ones, if apt has none.
+# source_of pkg version dir: the upstream source as Debian ships it for
+# pkg at that version, without Debian's patches (which would want the
+# autotools run again), unpacked into dir (kept between runs).  Enables
+# deb-src entries, copied from the deb ones, if apt has none.
 source_of() {
 	local pkg=$1 version=$2 dir=$3
 	[ -d "$dir" ] && return 0
@@ -41,9 +42,14 @@ source_of() {
 	fi
 	local tmp=$work/source.tmp
 	rm -rf "$tmp" && mkdir -p "$tmp"
-	(cd "$tmp" && apt-get source -qq "$pkg=$version" 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2 || true)
-	local unpacked
-	unpacked=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+	(cd "$tmp" && apt-get source -qq --download-only "$pkg=$version" 2>&1 |
+		grep -v '^W: Download is performed unsandboxed' >&2 || true)
+	local dsc unpacked
+	dsc=$(ls "$tmp"/*.dsc 2>/dev/null | head -n 1)
+	[ -n "$dsc" ] || die "apt-get source $pkg=$version gave no source"
+	(cd "$tmp" && dpkg-source -q --skip-patches -x "$dsc" unpacked >"$work/dpkg-source.log" 2>&1) ||
+		die "dpkg-source cannot unpack $dsc"
+	unpacked=$tmp/unpacked
 	[ -n "$unpacked" ] || die "apt-get source $pkg=$version gave no source"
 	mv "$unpacked" "$dir"
 	rm -rf "$tmp"
@@ -69,7 +75,9 @@ patch_size() {
 # instructions cmd...: instructions executed (valgrind's callgrind,
 # deterministic) by cmd, printed.  --smc-check=all: valgrind must see the
 # code Multiverse rewrites, or it keeps running its translation of the old.
+# The output goes to a file, not /dev/null: grep, for one, stops at the
+# first match when its output is /dev/null.
 instructions() {
-	valgrind --tool=callgrind --smc-check=all --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+	valgrind --tool=callgrind --smc-check=all --callgrind-out-file=/dev/null "$@" 2>&1 >"$work/output" |
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
