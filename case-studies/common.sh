@@ -30,7 +30,8 @@ need_packages() {
 source_of() {
 	local pkg=$1 version=$2 dir=$3
 	[ -d "$dir" ] && return 0
-	need_packages dpkg-dev
+	# dpkg-source unpacks with tar and xz; patched_copy needs patch
+	need_packages dpkg-dev xz-utils patch
 	if ! apt-get source --print-uris -qq "$pkg=$version" >/dev/null 2>&1; then
 		local src=/etc/apt/sources.list.d/multiverse-deb-src.sources
 		[ -f /etc/apt/sources.list.d/debian.sources ] ||
