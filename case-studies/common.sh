@@ -33,12 +33,18 @@ source_of() {
 	# dpkg-source unpacks with tar and xz; patched_copy needs patch
 	need_packages dpkg-dev xz-utils patch
 	if ! apt-get source --print-uris -qq "$pkg=$version" >/dev/null 2>&1; then
-		local src=/etc/apt/sources.list.d/multiverse-deb-src.sources
-		[ -f /etc/apt/sources.list.d/debian.sources ] ||
-			die "no deb-src entries for apt-get source, and no /etc/apt/sources.list.d/debian.sources to copy them from"
-		say "enabling deb-src entries ($src)"
-		sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
-			as_root tee "$src" >/dev/null
+		local d=/etc/apt/sources.list.d
+		if [ -f $d/debian.sources ]; then
+			say "enabling deb-src entries ($d/multiverse-deb-src.sources)"
+			sed 's/^Types: deb$/Types: deb-src/' $d/debian.sources |
+				as_root tee $d/multiverse-deb-src.sources >/dev/null
+		elif grep -q '^deb ' /etc/apt/sources.list 2>/dev/null; then
+			say "enabling deb-src entries ($d/multiverse-deb-src.list)"
+			sed -n 's/^deb /deb-src /p' /etc/apt/sources.list |
+				as_root tee $d/multiverse-deb-src.list >/dev/null
+		else
+			die "no deb-src entries for apt-get source, and no deb entries to copy them from"
+		fi
 		as_root apt-get update -qq
 	fi
 	local tmp=$work/source.tmp
