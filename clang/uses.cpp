@@ -173,18 +173,13 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		return true;
 	}
 
-	void wrote(const Expr *e, SourceLocation at)
+	/* e, written or with its address taken at at, into list */
+	void note(std::vector<std::pair<Place, SourceLocation>> &list, const Expr *e,
+		  SourceLocation at)
 	{
 		Place p = place_of(e, ctx);
 		if (fn && p.root == Place::GLOBAL)
-			written.push_back({ p, at });
-	}
-
-	void took(const Expr *e, SourceLocation at)
-	{
-		Place p = place_of(e, ctx);
-		if (fn && p.root == Place::GLOBAL)
-			taken.push_back({ p, at });
+			list.push_back({ p, at });
 	}
 
 	bool VisitBinaryOperator(BinaryOperator *b)
@@ -194,7 +189,7 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 			return true;
 		if (is_switch(b->getLHS(), &v))
 			warn(b->getOperatorLoc(), v, "writes");
-		wrote(b->getLHS(), b->getOperatorLoc());
+		note(written, b->getLHS(), b->getOperatorLoc());
 		return true;
 	}
 
@@ -202,9 +197,9 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	{
 		const VarDecl *v;
 		if (u->isIncrementDecrementOp())
-			wrote(u->getSubExpr(), u->getOperatorLoc());
+			note(written, u->getSubExpr(), u->getOperatorLoc());
 		else if (u->getOpcode() == UO_AddrOf)
-			took(u->getSubExpr(), u->getOperatorLoc());
+			note(taken, u->getSubExpr(), u->getOperatorLoc());
 		if (!is_switch(u->getSubExpr(), &v))
 			return true;
 		if (u->isIncrementDecrementOp())
@@ -220,7 +215,7 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		for (unsigned i = 0; i < a->getNumOutputs(); i++) {
 			if (is_switch(a->getOutputExpr(i), &v))
 				warn(a->getOutputExpr(i)->getExprLoc(), v, "writes");
-			wrote(a->getOutputExpr(i), a->getOutputExpr(i)->getExprLoc());
+			note(written, a->getOutputExpr(i), a->getOutputExpr(i)->getExprLoc());
 		}
 		return true;
 	}
@@ -245,7 +240,7 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		if (!fn)
 			return true;
 		if (c->getCastKind() == CK_ArrayToPointerDecay && !indexed.count(c))
-			took(c->getSubExpr(), c->getExprLoc());
+			note(taken, c->getSubExpr(), c->getExprLoc());
 		if (c->getCastKind() == CK_LValueToRValue)
 			if (const auto *m = dyn_cast<MemberExpr>(c->getSubExpr()->IgnoreParens()))
 				read_member(m);

@@ -213,19 +213,21 @@ void mv_check_type(void *gcc_data, void *)
 		if (TREE_CODE(f) != FIELD_DECL)
 			continue;
 		location_t loc = DECL_SOURCE_LOCATION(f);
-		if (mv_has_attribute(f) && DECL_BIT_FIELD_TYPE(f)) {
+		bool refused = true;
+		if (!mv_has_attribute(f))
+			refused = false;
+		else if (DECL_BIT_FIELD_TYPE(f))
 			error_at(loc, "%qD is a bit-field; a multiverse switch "
 				 "member must be a whole integer, enum or %<bool%> "
 				 "member, with an address of its own", f);
-			DECL_ATTRIBUTES(f) = remove_attribute("multiverse",
-				DECL_ATTRIBUTES(f));
-			continue;
-		}
-		if (mv_has_attribute(f) && POINTER_TYPE_P(TREE_TYPE(f)) &&
-		    DECL_ALIGN(f) < TYPE_ALIGN(TREE_TYPE(f))) {
+		else if (POINTER_TYPE_P(TREE_TYPE(f)) &&
+			 DECL_ALIGN(f) < TYPE_ALIGN(TREE_TYPE(f)))
 			error_at(loc, "%qD is a packed function-pointer member; a "
 				 "multiverse function-pointer switch must be "
 				 "aligned to its size", f);
+		else
+			refused = false;
+		if (refused) {
 			DECL_ATTRIBUTES(f) = remove_attribute("multiverse",
 				DECL_ATTRIBUTES(f));
 			continue;
