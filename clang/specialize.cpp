@@ -192,7 +192,7 @@ bool used_in(Function &f, User *u)
 
 /* Whether f only reads switch s: no store that may reach it, no volatile
  * or atomic access of it, and no address of its object that goes
- * anywhere but into loads and stores.  p is a pointer into s's object
+ * anywhere but into loads, stores and comparisons.  p is a pointer into s's object
  * at offset (unknown: -1). */
 bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 {
@@ -220,6 +220,8 @@ bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 		} else if (isa<BitCastOperator>(u) || isa<AddrSpaceCastOperator>(u)) {
 			if (!only_reads(f, s, u, offset))
 				return false;
+		} else if (isa<ICmpInst>(u)) {
+			continue;        /* compared (is p the static object?) */
 		} else {
 			return false;    /* the address goes elsewhere */
 		}

@@ -121,6 +121,9 @@ bool overlap(const Place &a, const Place &b)
 	return a.object == b.object && a.from < b.to && b.from < a.to;
 }
 
+const char through_pointer[] = "through a pointer, which may or may not "
+			       "point to an object with static storage duration";
+
 struct Visitor : RecursiveASTVisitor<Visitor> {
 	ASTContext &ctx;
 	DiagnosticsEngine &diags;
@@ -131,7 +134,13 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	std::vector<Place> reads;
 	std::vector<std::pair<Place, SourceLocation>> written, taken;
 	std::set<const Expr *> indexed;         /* array decays that are not escapes */
-	std::set<const FieldDecl *> told;
+	std::set<const Expr *> compared;        /* addresses only compared */
+	/* member reads left dynamic; one through a pointer is told about
+	 * unless the function also reads the member by the name of an object:
+	 * then it chose the run-time read for other objects
+	 * (p == &cfg ? cfg.on : p->on) */
+	std::vector<std::tuple<const FieldDecl *, SourceLocation, const char *>> dynamic;
+	std::set<const FieldDecl *> named;
 
 	explicit Visitor(ASTContext &c) : ctx(c), diags(c.getDiagnostics()) {}
 
@@ -168,8 +177,21 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 			else if (t != taken.end())
 				warn(t->second, "takes the address of", r.name);
 		}
+		std::set<const FieldDecl *> told;
+		for (auto &[f, at, why] : dynamic) {
+			if ((why == through_pointer && named.count(f)) ||
+			    !told.insert(f).second)
+				continue;
+			unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Warning,
+				"multiverse: '%0' reads switch member '%1' of '%2' %3; only a "
+				"read that names an object with static storage duration, with "
+				"constant array indices, is specialized");
+			diags.Report(at, id) << fn->getName() << f->getName()
+				<< ctx.getRecordType(f->getParent()).getAsString() << why;
+		}
 		fn = nullptr;
-		reads.clear(), written.clear(), taken.clear(), indexed.clear(), told.clear();
+		reads.clear(), written.clear(), taken.clear(), indexed.clear();
+		compared.clear(), dynamic.clear(), named.clear();
 		return true;
 	}
 
@@ -182,9 +204,17 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 			list.push_back({ p, at });
 	}
 
+	/* Visited before its operands: an address compared (is p the static
+	 * object?) goes nowhere, so it cannot lead to a write. */
 	bool VisitBinaryOperator(BinaryOperator *b)
 	{
 		const VarDecl *v;
+		if (b->isComparisonOp()) {
+			compared.insert(b->getLHS()->IgnoreParenImpCasts());
+			compared.insert(b->getRHS()->IgnoreParenImpCasts());
+			compared.insert(b->getLHS()->IgnoreParens());
+			compared.insert(b->getRHS()->IgnoreParens());
+		}
 		if (!b->isAssignmentOp())
 			return true;
 		if (is_switch(b->getLHS(), &v))
@@ -196,15 +226,16 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	bool VisitUnaryOperator(UnaryOperator *u)
 	{
 		const VarDecl *v;
+		bool escapes = u->getOpcode() == UO_AddrOf && !compared.count(u);
 		if (u->isIncrementDecrementOp())
 			note(written, u->getSubExpr(), u->getOperatorLoc());
-		else if (u->getOpcode() == UO_AddrOf)
+		else if (escapes)
 			note(taken, u->getSubExpr(), u->getOperatorLoc());
 		if (!is_switch(u->getSubExpr(), &v))
 			return true;
 		if (u->isIncrementDecrementOp())
 			warn(u->getOperatorLoc(), v, "writes");
-		else if (u->getOpcode() == UO_AddrOf)
+		else if (escapes)
 			warn(u->getOperatorLoc(), v, "takes the address of");
 		return true;
 	}
@@ -239,7 +270,8 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	{
 		if (!fn)
 			return true;
-		if (c->getCastKind() == CK_ArrayToPointerDecay && !indexed.count(c))
+		if (c->getCastKind() == CK_ArrayToPointerDecay && !indexed.count(c) &&
+		    !compared.count(c))
 			note(taken, c->getSubExpr(), c->getExprLoc());
 		if (c->getCastKind() == CK_LValueToRValue)
 			if (const auto *m = dyn_cast<MemberExpr>(c->getSubExpr()->IgnoreParens()))
@@ -255,22 +287,16 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 			return;
 		Place p = place_of(m, ctx);
 		const char *why =
-			p.root == Place::POINTER ? "through a pointer, which may or may not "
-				"point to an object with static storage duration" :
+			p.root == Place::POINTER ? through_pointer :
 			p.root == Place::THREAD ? "of a thread-local object" :
 			p.root == Place::GLOBAL && p.run_time_index ?
 				"at an array index known only at run time" : nullptr;
 		if (why) {
-			if (!told.insert(f).second)
-				return;
-			unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Warning,
-				"multiverse: '%0' reads switch member '%1' of '%2' %3; only a "
-				"read that names an object with static storage duration, with "
-				"constant array indices, is specialized");
-			diags.Report(m->getExprLoc(), id) << fn->getName() << f->getName()
-				<< ctx.getRecordType(f->getParent()).getAsString() << why;
+			dynamic.push_back({ f, m->getExprLoc(), why });
 			return;
 		}
+		if (p.root == Place::GLOBAL)
+			named.insert(f);
 		if (p.root == Place::GLOBAL &&
 		    std::none_of(reads.begin(), reads.end(), [&](const Place &r) {
 			    return r.object == p.object && r.from == p.from; }))

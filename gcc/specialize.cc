@@ -66,14 +66,16 @@ bool overlaps(const region &r, tree sw)
 
 /* Why a read of a member switch is not a switch read, or NULL when it is
  * no concern of the user's (a local object of the type). */
+const char through_pointer[] = "through a pointer, which may or may not "
+			       "point to an object with static storage duration";
+
 const char *why_not_switch(tree ref)
 {
 	tree base = get_base_address(ref);
 	if (!base)
 		return NULL;
 	if (TREE_CODE(base) == MEM_REF || TREE_CODE(base) == TARGET_MEM_REF)
-		return "through a pointer, which may or may not point to an "
-		       "object with static storage duration";
+		return through_pointer;
 	if (VAR_P(base) && DECL_THREAD_LOCAL_P(base))
 		return "of a thread-local object";
 	if (VAR_P(base) && mv_is_switch_object(base))
@@ -81,15 +83,29 @@ const char *why_not_switch(tree ref)
 	return NULL;
 }
 
+/* Whether s only compares its operands: an address compared (is p the
+ * static object?) goes nowhere, so it cannot lead to a write. */
+bool compares(gimple *s)
+{
+	if (gimple_code(s) == GIMPLE_COND)
+		return true;
+	return is_gimple_assign(s) &&
+	       TREE_CODE_CLASS(gimple_assign_rhs_code(s)) == tcc_comparison;
+}
+
 /* The integer switches fn reads and may specialize, with their domains.
  * A switch fn writes, or of which it takes the address or that of an
- * enclosing object, is not specialized (warning). */
+ * enclosing object other than to compare it, is not specialized
+ * (warning). */
 std::vector<switch_use> analyze(cgraph_node *node)
 {
 	function *fn = DECL_STRUCT_FUNCTION(node->decl);
 	std::vector<tree> read;
 	std::vector<std::pair<region, gimple *>> written, taken;
-	std::set<tree> told;                               /* FIELD_DECLs */
+	/* reads left dynamic; one through a pointer is told about unless fn
+	 * also reads the member by the name of an object: then it chose the
+	 * run-time read for other objects (p == &cfg ? cfg.on : p->on) */
+	std::vector<std::pair<tree, gimple *>> dynamic;   /* COMPONENT_REFs */
 	basic_block bb;
 
 	auto note_read = [&](tree op, gimple *s) {
@@ -102,16 +118,8 @@ std::vector<switch_use> analyze(cgraph_node *node)
 		if (sw || TREE_CODE(op) != COMPONENT_REF ||
 		    !mv_has_attribute(TREE_OPERAND(op, 1)))
 			return;
-		tree field = TREE_OPERAND(op, 1);
-		const char *why = why_not_switch(op);
-		if (why && !told.count(field)) {
-			told.insert(field);
-			warning_at(gimple_location(s), 0, "%qD reads multiverse "
-				   "switch member %qD of %qT %s; only a read that "
-				   "names an object with static storage duration, "
-				   "with constant array indices, is specialized",
-				   node->decl, field, DECL_CONTEXT(field), why);
-		}
+		if (why_not_switch(op))
+			dynamic.push_back({ op, s });
 	};
 	FOR_EACH_BB_FN(bb, fn) {
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
@@ -124,7 +132,7 @@ std::vector<switch_use> analyze(cgraph_node *node)
 				if (!op)
 					continue;
 				if (TREE_CODE(op) == ADDR_EXPR) {
-					if (region_of(TREE_OPERAND(op, 0), &r))
+					if (!compares(s) && region_of(TREE_OPERAND(op, 0), &r))
 						taken.push_back({ r, s });
 				} else if (op == lhs) {
 					if (region_of(op, &r))
@@ -138,6 +146,22 @@ std::vector<switch_use> analyze(cgraph_node *node)
 					if (region_of(TREE_VALUE(gimple_asm_output_op(as, i)), &r))
 						written.push_back({ r, s });
 		}
+	}
+
+	std::set<tree> named, told;                        /* FIELD_DECLs */
+	for (tree sw : read)
+		named.insert(mv_switch_decl(sw));
+	for (auto &d : dynamic) {
+		tree field = TREE_OPERAND(d.first, 1);
+		if ((why_not_switch(d.first) == through_pointer && named.count(field)) ||
+		    !told.insert(field).second)
+			continue;
+		warning_at(gimple_location(d.second), 0, "%qD reads multiverse "
+			   "switch member %qD of %qT %s; only a read that names "
+			   "an object with static storage duration, with "
+			   "constant array indices, is specialized",
+			   node->decl, field, DECL_CONTEXT(field),
+			   why_not_switch(d.first));
 	}
 
 	std::vector<switch_use> uses;

@@ -52,6 +52,17 @@ MULTIVERSE int halfword(void) { return w.half.lo == 1 ? 1 : 2; }
 /* Reached through a pointer: not specialized, so always current. */
 MULTIVERSE int through(struct config *p) { return p->smp ? 1 : 0; }
 
+/* The static object or another one: comparing addresses lets nothing
+ * write the member, so cfg.smp and cfgs[1].smp are still specialized. */
+MULTIVERSE int static_or(struct config *p)
+{
+	if (p == &cfg)
+		return cfg.smp ? 1 : 0;
+	if (&cfgs[1] == p)
+		return cfgs[1].smp ? 11 : 10;
+	return p->smp ? 21 : 20;
+}
+
 static int *local_flag;
 MULTIVERSE int local_static(void)
 {
@@ -90,7 +101,7 @@ int main(void)
 	CHECK_EQ(fn(1), -202);
 
 	/* commit_refs on one member rebinds the functions that read it */
-	CHECK_EQ(multiverse_commit_refs(&cfg.smp), 1);
+	CHECK_EQ(multiverse_commit_refs(&cfg.smp), 2);
 	CHECK_EQ(compute(1), 5);
 	cfg.scale = 4;
 	CHECK_EQ(compute(1), 5);
@@ -121,7 +132,7 @@ int main(void)
 	CHECK_EQ(multiverse_is_committed(element), 1);
 	cfgs[1].smp = false;
 	CHECK_EQ(element(), 11);
-	CHECK_EQ(multiverse_commit_refs(&cfgs[1].smp), 1);
+	CHECK_EQ(multiverse_commit_refs(&cfgs[1].smp), 2);
 	CHECK_EQ(element(), 22);
 
 	/* a union member, written through the other member */
@@ -139,6 +150,20 @@ int main(void)
 	CHECK_EQ(through(&cfg), 1);
 	cfg.smp = false;
 	CHECK_EQ(through(&cfg), 0);
+
+	/* addresses compared, not taken: specialized */
+	struct config heap = { .smp = true };
+	cfg.smp = true, cfgs[1].smp = true;
+	CHECK(multiverse_commit() >= 1);
+	CHECK_EQ(multiverse_is_committed(static_or), 1);
+	cfg.smp = false, cfgs[1].smp = false;
+	CHECK_EQ(static_or(&cfg), 1);
+	CHECK_EQ(static_or(&cfgs[1]), 11);
+	CHECK_EQ(static_or(OPAQUE(&heap)), 21);
+	heap.smp = false;
+	CHECK_EQ(static_or(OPAQUE(&heap)), 20);
+	CHECK(multiverse_commit_refs(&cfg.smp) >= 1);
+	CHECK_EQ(static_or(&cfg), 0);
 
 	/* a function-scope static object */
 	CHECK_EQ(local_static(), 8);
