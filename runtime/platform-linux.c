@@ -26,10 +26,14 @@
  * executable, so no page is ever writable and executable, and seccomp or
  * SELinux rules against such mappings do not get in the way.  There is
  * deliberately no mprotect() fallback: it would need exactly such a
- * mapping.  The file is opened once per process; after fork() it is
- * reopened, because the inherited descriptor refers to the parent.  A
- * failure to open it (say, EMFILE while the process is briefly out of
- * descriptors) is not remembered: the next batch tries again.
+ * mapping.  The file is open only while a batch writes: a descriptor
+ * kept between batches could be closed by the program (closefrom(),
+ * close_range() in a daemon) and its number reused for one of the
+ * program's files, into which the next batch would write code; and
+ * programs that list their descriptors (CPython's test_subprocess) would
+ * find ours.  For the same reason it is never 0, 1 or 2, which a program
+ * that closed them would write to.  A failure to open it (say, EMFILE
+ * while the process is briefly out of descriptors) fails that batch only.
  */
 static int mem_fd = -1;
 static pid_t mem_pid;
@@ -49,6 +53,15 @@ int mv_text_ready(void)
 		open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT)  /* before Linux 3.17 */
 		fd = open(path = "/proc/self/mem", O_RDWR | O_CLOEXEC);
+	if (fd >= 0 && fd <= 2) {
+		/* The program had closed standard input, output or error.
+		 * The descriptor must not take their place: the program's
+		 * next write(1, ...) would write into its own memory. */
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		int saved = errno;
+		close(fd);
+		fd = high, errno = saved;
+	}
 	if (fd < 0)
 		return mv_error(-errno, "cannot write code: %s: %s; multiverse never "
 				"makes code writable; nothing was written", path,
@@ -58,6 +71,13 @@ int mv_text_ready(void)
 	mem_fd = fd;
 	mem_pid = pid;
 	return 0;
+}
+
+void mv_text_done(void)
+{
+	if (mem_fd >= 0 && mem_pid == getpid())
+		close(mem_fd);
+	mem_fd = -1;
 }
 
 int mv_text_write(void *dst, const void *src, size_t len)

@@ -14,6 +14,9 @@
  * writes anything. */
 int mv_text_ready(void);
 
+/* Closes what mv_text_ready() opened; called after each batch. */
+void mv_text_done(void);
+
 /* Overwrites len bytes of code at dst with src, without ever making any
  * memory writable and executable.  Returns 0, or a negative errno value
  * (already reported).  mv_text_ready() must have succeeded. */

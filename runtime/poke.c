@@ -536,6 +536,7 @@ int mv_poke_flush(void)
 		err = write_stopped();
 	else
 		err = write_live(1);
+	mv_text_done();
 	if (!err) {
 		for (size_t i = 0; i < n_queue; i++) {
 			struct mv_area *a = queue[i].area;
