@@ -88,3 +88,33 @@ instructions() {
 	valgrind --tool=callgrind --smc-check=all --callgrind-out-file=/dev/null "$@" 2>&1 >"$work/output" |
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
+
+# seconds cmd...: the wall-clock seconds cmd takes, its output to a file.
+seconds() {
+	local t0 t1
+	t0=$(date +%s%N)
+	"$@" >"$work/output" || true
+	t1=$(date +%s%N)
+	echo "scale=4; ($t1 - $t0) / 1000000000" | bc
+}
+
+# change from to: the signed change in percent, "+1.23%".
+change() { printf '%+.2f%%' "$(echo "($2 - $1) * 100 / $1" | bc -l)"; }
+
+# interleaved reps measure: runs "measure base" and "measure multiverse"
+# in turn, reps times (each prints one figure), and prints the table cells
+# "base min / median | multiverse min / median | change of the medians".
+interleaved() {
+	local reps=$1 measure=$2 r v bmin bmed mmin mmed
+	: >"$work/t-base"; : >"$work/t-multiverse"
+	for r in $(seq "$reps"); do
+		for v in base multiverse; do
+			"$measure" $v >>"$work/t-$v"
+		done
+	done
+	read -r bmin bmed <<<"$(min_median "$work/t-base")"
+	read -r mmin mmed <<<"$(min_median "$work/t-multiverse")"
+	echo "$bmin / $bmed | $mmin / $mmed | $(change "$bmed" "$mmed")"
+}
+
+min_median() { sort -g "$1" | awk '{ a[NR] = $1 } END { printf "%.3f %.3f", a[1], a[int((NR + 1) / 2)] }'; }

@@ -78,7 +78,6 @@ results=$here/results.md
 	echo "| search | locale | instructions base | multiverse | change | wall base (s) | multiverse (s) | change (median) |"
 	echo "|---|---|---|---|---|---|---|---|"
 } >"$results"
-stats() { sort -g "$1" | awk '{ a[NR] = $1 } END { printf "%.3f %.3f", a[1], a[int((NR + 1) / 2)] }'; }
 for locale in C C.UTF-8; do
 	for s in "${searches[@]}"; do
 		IFS='|' read -r label opts pattern <<<"$s"
@@ -88,21 +87,8 @@ for locale in C C.UTF-8; do
 		args=(-a $opts $pattern)
 		ib=$(LC_ALL=$locale instructions "$work/base/src/grep" "${args[@]}" "$work/text-small")
 		im=$(LC_ALL=$locale instructions "$work/multiverse/src/grep" "${args[@]}" "$work/text-small")
-		: >"$work/t-base"; : >"$work/t-multiverse"
-		for r in $(seq "$reps"); do
-			for v in base multiverse; do
-				t0=$(date +%s%N)
-				LC_ALL=$locale "$work/$v/src/grep" "${args[@]}" "$work/text" >"$work/output" || true
-				t1=$(date +%s%N)
-				echo "scale=4; ($t1 - $t0) / 1000000000" | bc >>"$work/t-$v"
-			done
-		done
-		read -r bmin bmed <<<"$(stats "$work/t-base")"
-		read -r mmin mmed <<<"$(stats "$work/t-multiverse")"
-		printf '| %s | %s | %s | %s | %+.2f%% | %s / %s | %s / %s | %+.1f%% |\n' \
-			"$label" "$locale" "$ib" "$im" "$(echo "($im - $ib) * 100 / $ib" | bc -l)" \
-			"$bmin" "$bmed" "$mmin" "$mmed" \
-			"$(echo "($mmed - $bmed) * 100 / $bmed" | bc -l)" >>"$results"
+		search() { seconds env LC_ALL=$locale "$work/$1/src/grep" "${args[@]}" "$work/text"; }
+		echo "| $label | $locale | $ib | $im | $(change "$ib" "$im") | $(interleaved "$reps" search) |" >>"$results"
 	done
 done
 {

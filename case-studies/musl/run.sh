@@ -100,20 +100,9 @@ for fn in random malloc0 malloc1 fputc; do
 	for mode in st mt; do
 		ib=$(per_call "$work/bench-base" $fn $mode)
 		im=$(per_call "$work/bench-multiverse" $fn $mode)
-		: >"$work/t-base"; : >"$work/t-multiverse"
-		for r in $(seq "$reps"); do
-			for v in base multiverse; do
-				"$work/bench-$v" $fn $mode "$calls" >>"$work/t-$v"
-			done
-		done
-		stats() { sort -g "$1" | awk '{ a[NR] = $1 } END { printf "%.2f %.2f", a[1], a[int((NR + 1) / 2)] }'; }
-		read -r bmin bmed <<<"$(stats "$work/t-base")"
-		read -r mmin mmed <<<"$(stats "$work/t-multiverse")"
+		run() { "$work/bench-$1" $fn $mode "$calls"; }
 		label=$fn; [ $fn = malloc0 ] && label="malloc(0)+free"; [ $fn = malloc1 ] && label="malloc(1)+free"
-		printf '| %s | %s | %s | %s | %+.1f%% | %s / %s | %s / %s | %+.1f%% |\n' \
-			"$label" "$([ $mode = st ] && echo 1 || echo 2)" "$ib" "$im" \
-			"$(echo "($im - $ib) * 100 / $ib" | bc -l)" "$bmin" "$bmed" "$mmin" "$mmed" \
-			"$(echo "($mmed - $bmed) * 100 / $bmed" | bc -l)" >>"$results"
+		echo "| $label | $([ $mode = st ] && echo 1 || echo 2) | $ib | $im | $(change "$ib" "$im") | $(interleaved "$reps" run) |" >>"$results"
 	done
 done
 {

@@ -98,26 +98,12 @@ results=$here/results.md
 	echo "| benchmark | collection | instructions base | multiverse | change | wall base (s) | multiverse (s) | change (median) |"
 	echo "|---|---|---|---|---|---|---|---|"
 } >"$results"
-stats() { sort -g "$1" | awk '{ a[NR] = $1 } END { printf "%.3f %.3f", a[1], a[int((NR + 1) / 2)] }'; }
 for bench in objects containers closures generators tree; do
 	for mode in on off; do
 		ib=$(per_iteration base $bench $mode)
 		im=$(per_iteration multiverse $bench $mode)
-		: >"$work/t-base"; : >"$work/t-multiverse"
-		for r in $(seq "$reps"); do
-			for v in base multiverse; do
-				t0=$(date +%s%N)
-				"$work/$v/python" -I "$here/bench.py" $bench "$witers" $mode
-				t1=$(date +%s%N)
-				echo "scale=4; ($t1 - $t0) / 1000000000" | bc >>"$work/t-$v"
-			done
-		done
-		read -r bmin bmed <<<"$(stats "$work/t-base")"
-		read -r mmin mmed <<<"$(stats "$work/t-multiverse")"
-		printf '| %s | %s | %s | %s | %+.2f%% | %s / %s | %s / %s | %+.1f%% |\n' \
-			"$bench" "$mode" "$ib" "$im" "$(echo "($im - $ib) * 100 / $ib" | bc -l)" \
-			"$bmin" "$bmed" "$mmin" "$mmed" \
-			"$(echo "($mmed - $bmed) * 100 / $bmed" | bc -l)" >>"$results"
+		run() { seconds "$work/$1/python" -I "$here/bench.py" $bench "$witers" $mode; }
+		echo "| $bench | $mode | $ib | $im | $(change "$ib" "$im") | $(interleaved "$reps" run) |" >>"$results"
 	done
 done
 {
