@@ -192,8 +192,8 @@ bool used_in(Function &f, User *u)
 
 /* Whether f only reads switch s: no store that may reach it, no volatile
  * or atomic access of it, and no address of its object that goes
- * anywhere but into loads, stores and comparisons.  p is a pointer into s's object
- * at offset (unknown: -1). */
+ * anywhere but into loads, stores and comparisons.  p is a pointer into
+ * s's object at offset (unknown: -1). */
 bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 {
 	const DataLayout &dl = f.getParent()->getDataLayout();

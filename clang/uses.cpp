@@ -210,10 +210,11 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	{
 		const VarDecl *v;
 		if (b->isComparisonOp()) {
-			compared.insert(b->getLHS()->IgnoreParenImpCasts());
-			compared.insert(b->getRHS()->IgnoreParenImpCasts());
-			compared.insert(b->getLHS()->IgnoreParens());
-			compared.insert(b->getRHS()->IgnoreParens());
+			/* &x, and an array's decay (a cast itself) */
+			for (const Expr *e : { b->getLHS(), b->getRHS() }) {
+				compared.insert(e->IgnoreParenImpCasts());
+				compared.insert(e->IgnoreParens());
+			}
 		}
 		if (!b->isAssignmentOp())
 			return true;

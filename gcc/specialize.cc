@@ -64,11 +64,11 @@ bool overlaps(const region &r, tree sw)
 	return r.object == object && (r.to < 0 || (at < r.to && end > r.from));
 }
 
-/* Why a read of a member switch is not a switch read, or NULL when it is
- * no concern of the user's (a local object of the type). */
 const char through_pointer[] = "through a pointer, which may or may not "
 			       "point to an object with static storage duration";
 
+/* Why a read of a member switch is not a switch read, or NULL when it is
+ * no concern of the user's (a local object of the type). */
 const char *why_not_switch(tree ref)
 {
 	tree base = get_base_address(ref);
