@@ -214,7 +214,7 @@ musl: $(B)/multiverse.so musl-kernel-headers
 # without thread-local storage, which musl's libc.so cannot have itself.
 musl-libc: musl-kernel-headers
 	$(MAKE) CC="$(CC) -specs=$(MUSL_SPECS) -isystem $(MUSL_KERNEL)" B=$(B)/musl-libc \
-	    CFLAGS_RT="$(CFLAGS_RT) -DMV_NO_TLS" $(B)/musl-libc/libmultiverse.a
+	    CFLAGS_RT="$(CFLAGS_RT) -DMV_IN_LIBC" $(B)/musl-libc/libmultiverse.a
 
 # build/musl/kernel: links to the kernel header folders, checked each time.
 musl-kernel-headers:

@@ -23,9 +23,9 @@
 /* Where the API hands out a buffer (the last error, the info views),
  * each thread has its own.  A C library's own libc.so may have no
  * thread-local storage for itself (musl's has none), so the runtime built
- * for one (make musl-libc) has -DMV_NO_TLS: one buffer per process, whose
- * text another thread's call may overwrite. */
-#ifdef MV_NO_TLS
+ * into one (make musl-libc: -DMV_IN_LIBC) has one buffer per process,
+ * whose text another thread's call may overwrite. */
+#ifdef MV_IN_LIBC
 #define MV_THREAD_LOCAL
 #else
 #define MV_THREAD_LOCAL _Thread_local
@@ -63,7 +63,6 @@ struct mv_var {
 	int owned_name;           /* name is our copy, freed with the record */
 	void *active;             /* fn-pointer switch: target in its sites */
 	size_t site0, n_sites;    /* fn-pointer switch: its run in mv.sites */
-	size_t seq;               /* merge order: first record wins */
 };
 
 struct mv_fn {
@@ -72,16 +71,14 @@ struct mv_fn {
 	void *active;             /* the body calls reach */
 	struct mv_area entry;
 	size_t site0, n_sites;
-	size_t seq;
 };
 
 struct mv_site {
-	struct mv_area area;
 	void *callee;             /* generic or fn-pointer switch */
+	struct mv_area area;
 	struct mv_insn insn;      /* valid unless UNRESOLVED or INVALID */
 	uintptr_t plt_slot;       /* a call through a PLT entry: its GOT slot */
 	uintptr_t callee_code;    /* where the callee's code starts, if a function */
-	size_t seq;
 };
 
 struct mv_tables {

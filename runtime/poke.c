@@ -73,10 +73,12 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sort.h"
 #include "multiverse.h"
 #include "platform.h"
 
 struct poke {
+	uintptr_t at;                   /* area->addr: the queue sorts by it */
 	struct mv_area *area;
 	uint8_t bytes[MV_AREA_MAX];     /* what the current step writes */
 	uint8_t want[MV_AREA_MAX];      /* what the batch wants */
@@ -123,6 +125,7 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 	if (n_queue == cap_queue)   /* the tables outgrew a failed reservation */
 		return mv_error(-ENOMEM, "out of memory queueing a patch; nothing was written");
 	a->queued = 1;
+	queue[n_queue].at = (uintptr_t)a->addr;
 	queue[n_queue].area = a;
 	memcpy(queue[n_queue].bytes, bytes, a->len);
 	memcpy(queue[n_queue].want, bytes, a->len);
@@ -309,46 +312,11 @@ void mv_poke_forget(const struct mv_span *spans, size_t n)
 	update_stuck_table(outside, &sp);
 }
 
-static uintptr_t addr_of(const struct poke *p)
-{
-	return (uintptr_t)p->area->addr;
-}
-
-/*
- * Sorts the queue by address.  It arrives as a few sorted runs (one per
- * function: its entry, then its sites in address order), so a natural
- * merge sort takes about one pass where qsort() took most of a commit.
- */
+/* The queue arrives as a few sorted runs (one per function: its entry,
+ * then its sites in address order), which mv_sort merges in a pass or two. */
 static void sort_queue(void)
 {
-	struct poke *src = queue, *dst = sort_buf, *tmp;
-	size_t runs = 1;
-
-	for (size_t i = 1; i < n_queue; i++)
-		runs += addr_of(&queue[i]) < addr_of(&queue[i - 1]);
-	while (runs > 1) {
-		size_t out = 0, i = 0;
-
-		runs = 0;
-		while (i < n_queue) {
-			size_t a = i, a_end = i + 1, b, b_end;
-
-			while (a_end < n_queue && addr_of(&src[a_end]) >= addr_of(&src[a_end - 1]))
-				a_end++;
-			b = b_end = a_end;
-			while (b_end < n_queue && (b_end == b ||
-			       addr_of(&src[b_end]) >= addr_of(&src[b_end - 1])))
-				b_end++;
-			while (a < a_end || b < b_end)
-				dst[out++] = b == b_end || (a < a_end &&
-					     addr_of(&src[a]) <= addr_of(&src[b])) ? src[a++] : src[b++];
-			i = b_end;
-			runs++;
-		}
-		tmp = src, src = dst, dst = tmp;
-	}
-	if (src != queue)
-		memcpy(queue, src, n_queue * sizeof *queue);
+	mv_sort(queue, sort_buf, n_queue, sizeof *queue, 1);
 }
 
 /* After a failed step that could not be rolled back: decides, from what

@@ -6,65 +6,92 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sort.h"
 
 struct mv_tables mv;
 
-static size_t seq;            /* numbers records in the order they came */
+/* A record's key words and its place: the tables sort these, then move
+ * each record once, since records are large and a module's sites come in
+ * many short runs (calls to two callees, interleaved). */
+struct order {
+	uintptr_t key[2];
+	size_t at;
+};
 
-/* Makes room for n more records in *table, which is never left NULL. */
-static int reserve(void *table, size_t used, size_t n, size_t size)
+struct scratch {
+	struct order *order;      /* two halves: the orders and mv_sort's */
+	void *records;
+};
+
+static void free_scratch(struct scratch *s)
+{
+	free(s->order);
+	free(s->records);
+}
+
+/*
+ * Makes room for n more records in *table, which is never left NULL, and
+ * the scratch for sorting the grown table.  Returns nonzero when out of
+ * memory: then nothing may be appended.
+ */
+static int reserve(void *table, size_t used, size_t n, size_t size, struct scratch *s)
 {
 	void *p;
 
-	if (used + n >= SIZE_MAX / size)
+	*s = (struct scratch){ 0 };
+	if (used + n >= SIZE_MAX / 2 / (size + sizeof *s->order))
 		return -ENOMEM;
 	p = realloc(*(void **)table, (used + n + 1) * size);
 	if (!p)
 		return -ENOMEM;
 	*(void **)table = p;
+	s->order = malloc(2 * (used + n + 1) * sizeof *s->order);
+	s->records = malloc((used + n + 1) * size);
+	if (!s->order || !s->records) {
+		free_scratch(s);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
-static int cmp_addr(uintptr_t a, uintptr_t b, size_t sa, size_t sb)
+/* Sorts n records of table by their first `words` words, stably, and
+ * frees the scratch. */
+static void sort_table(void *table, size_t n, size_t size, unsigned words,
+		       struct scratch *s)
 {
-	if (a != b)
-		return a < b ? -1 : 1;
-	return sa < sb ? -1 : sa > sb;
+	char *t = table, *r = s->records;
+
+	for (size_t i = 0; i < n; i++) {
+		s->order[i] = (struct order){ .at = i };
+		memcpy(s->order[i].key, t + i * size, words * sizeof(uintptr_t));
+	}
+	mv_sort(s->order, s->order + n, n, sizeof *s->order, 2);
+	for (size_t i = 0; i < n; i++)
+		memcpy(r + i * size, t + s->order[i].at * size, size);
+	memcpy(t, r, n * size);
+	free_scratch(s);
 }
 
-static int cmp_var(const void *a, const void *b)
-{
-	const struct mv_var *x = a, *y = b;
-
-	return cmp_addr((uintptr_t)x->addr, (uintptr_t)y->addr, x->seq, y->seq);
-}
-
-static int cmp_fn(const void *a, const void *b)
-{
-	const struct mv_fn *x = a, *y = b;
-
-	return cmp_addr((uintptr_t)x->generic, (uintptr_t)y->generic, x->seq, y->seq);
-}
-
-static int cmp_site(const void *a, const void *b)
-{
-	const struct mv_site *x = a, *y = b;
-
-	if (x->callee != y->callee)
-		return (uintptr_t)x->callee < (uintptr_t)y->callee ? -1 : 1;
-	return cmp_addr((uintptr_t)x->area.addr, (uintptr_t)y->area.addr, x->seq, y->seq);
-}
+/* Each table sorts by the words its records start with (mv_sort). */
+_Static_assert(offsetof(struct mv_var, addr) == 0, "vars sort by address");
+_Static_assert(offsetof(struct mv_fn, generic) == 0, "functions sort by generic");
+_Static_assert(offsetof(struct mv_site, callee) == 0 &&
+	       offsetof(struct mv_site, area.addr) == sizeof(uintptr_t),
+	       "sites sort by callee, then address");
 
 /*
  * Merging appends a module's records, sorts by address, and keeps the
  * first record of every address, so that the state of records merged
- * before survives and repeating a merge is harmless.
+ * before survives and repeating a merge is harmless.  The sort is stable
+ * and the old records come first: a pass merges them with the new ones'
+ * runs.
  */
 static int merge_vars(const struct mv_module *m)
 {
 	size_t k = 0;
+	struct scratch tmp;
 
-	if (reserve(&mv.vars, mv.n_vars, m->var_end - m->var, sizeof *mv.vars))
+	if (reserve(&mv.vars, mv.n_vars, m->var_end - m->var, sizeof *mv.vars, &tmp))
 		return -ENOMEM;
 	for (const struct mv_desc_var *d = m->var; d < m->var_end; d++) {
 		unsigned w = d->width;
@@ -76,10 +103,10 @@ static int merge_vars(const struct mv_module *m)
 		}
 		mv.vars[mv.n_vars++] = (struct mv_var){
 			.addr = d->addr, .name = d->name, .width = w, .flags = d->flags,
-			.bound = !(d->flags & MV_VAR_TRACKED), .seq = seq++,
+			.bound = !(d->flags & MV_VAR_TRACKED),
 		};
 	}
-	qsort(mv.vars, mv.n_vars, sizeof *mv.vars, cmp_var);
+	sort_table(mv.vars, mv.n_vars, sizeof *mv.vars, 1, &tmp);
 	for (size_t i = 0; i < mv.n_vars; i++) {
 		struct mv_var *v = &mv.vars[i];
 
@@ -125,14 +152,15 @@ static void capture_entry(struct mv_fn *f)
 static int merge_fns(const struct mv_module *m)
 {
 	size_t k = 0;
+	struct scratch tmp;
 
-	if (reserve(&mv.fns, mv.n_fns, m->fn_end - m->fn, sizeof *mv.fns))
+	if (reserve(&mv.fns, mv.n_fns, m->fn_end - m->fn, sizeof *mv.fns, &tmp))
 		return -ENOMEM;
 	for (const struct mv_desc_fn *d = m->fn; d < m->fn_end; d++)
 		mv.fns[mv.n_fns++] = (struct mv_fn){
-			.generic = d->generic, .desc = d, .active = d->generic, .seq = seq++,
+			.generic = d->generic, .desc = d, .active = d->generic,
 		};
-	qsort(mv.fns, mv.n_fns, sizeof *mv.fns, cmp_fn);
+	sort_table(mv.fns, mv.n_fns, sizeof *mv.fns, 1, &tmp);
 	for (size_t i = 0; i < mv.n_fns; i++) {
 		struct mv_fn *f = &mv.fns[i];
 
@@ -158,15 +186,16 @@ static int merge_fns(const struct mv_module *m)
 static int merge_sites(const struct mv_module *m)
 {
 	size_t k = 0;
+	struct scratch tmp;
 
-	if (reserve(&mv.sites, mv.n_sites, m->site_end - m->site, sizeof *mv.sites))
+	if (reserve(&mv.sites, mv.n_sites, m->site_end - m->site, sizeof *mv.sites, &tmp))
 		return -ENOMEM;
 	for (const struct mv_desc_site *d = m->site; d < m->site_end; d++)
 		mv.sites[mv.n_sites++] = (struct mv_site){
 			.area = { .addr = d->site, .state = MV_AREA_UNRESOLVED },
-			.callee = d->callee, .seq = seq++,
+			.callee = d->callee,
 		};
-	qsort(mv.sites, mv.n_sites, sizeof *mv.sites, cmp_site);
+	sort_table(mv.sites, mv.n_sites, sizeof *mv.sites, 2, &tmp);
 	for (size_t i = 0; i < mv.n_sites; i++) {
 		struct mv_site *s = &mv.sites[i];
 
@@ -183,27 +212,21 @@ static int merge_sites(const struct mv_module *m)
  * decodes the sites new to it.  A run whose callee is not registered waits
  * for the module that defines it.
  */
-static int cmp_trap_area(const void *x, const void *y)
-{
-	uintptr_t a = ((const struct mv_trap_area *)x)->addr;
-	uintptr_t b = ((const struct mv_trap_area *)y)->addr;
-	return a < b ? -1 : a > b;
-}
-
 /* Every area address, for traps handled after their patch (poke.c),
- * in the spare table that mv_reserve() sized. */
+ * in the spare table that mv_reserve() sized.  The batch's table, as
+ * large and unused between batches, is the sort's scratch. */
 static void publish_known(void)
 {
-	struct mv_trap_table *t = mv_trap_known_spare();
+	struct mv_trap_table *t = mv_trap_known_spare(), *tmp = mv_trap_batch(0);
 	size_t n = 0;
 
-	if (!t || t->cap < mv.n_fns + mv.n_sites)
+	if (!t || !tmp || t->cap < mv.n_fns + mv.n_sites || tmp->cap < t->cap)
 		return;         /* a failed reservation, already reported */
 	for (size_t i = 0; i < mv.n_fns; i++)
 		t->a[n++].addr = (uintptr_t)mv.fns[i].entry.addr;
 	for (size_t i = 0; i < mv.n_sites; i++)
 		t->a[n++].addr = (uintptr_t)mv.sites[i].area.addr;
-	qsort(t->a, n, sizeof t->a[0], cmp_trap_area);
+	mv_sort(t->a, tmp->a, n, sizeof t->a[0], 1);
 	t->n = n;
 	mv_trap_publish_known();
 }
