@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Multiverse build.  `make` builds the plugin, the runtime and the compiler
 # wrapper into build/; `make test` runs the test suite; `make demo` runs the
 # spinlock demo; `make install PREFIX=...` installs (`make install-aarch64`

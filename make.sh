@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # One entry point for a fresh Debian machine: installs what is missing,
 # builds, and runs the given make target.
 #

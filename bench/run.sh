@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The benchmark suite: `make bench` (full) or `make bench QUICK=1` (quick,
 # under 2 minutes on a 2-core machine) run this.  Builds everything, runs
 # every benchmark, prints the summary (tools/report.py) and writes CSV and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Smoke test of the benchmark suite: builds every benchmark program and
 # runs each for a tiny iteration count (no valgrind, no timing checked),
 # then feeds the output through the scripts that make the report.  Exits

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the case-study scripts (sourced): installing what is missing,
 # fetching Debian's source, and measuring.  Each script sets $name first.
 set -eu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The Clang front end's architecture hooks: what differs between the
  * targets it supports, one file each in clang/arch/.  The plugin runs in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The attribute, in Clang: __attribute__((multiverse)) on a function
  * definition or declaration, or on a global integer, enum or bool

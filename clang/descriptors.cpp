@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The descriptors (common/descriptor.h) as IR data, in the sections the
  * GCC front end writes them to (gcc/descriptors.cc), and the constructor

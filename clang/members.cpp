@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Struct and union members as switches, in Clang (gcc/members.cc is the
  * GCC front end's, with the design in docs/design.md).  The attribute on

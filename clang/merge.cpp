@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * At the end of LLVM's pipeline: variants whose optimized bodies are the
  * same (FunctionComparator) become one, and its guards the union of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the Clang front end's files share.  The pieces, in the order a
  * unit meets them:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Machine level, where a pass plugin has no hook of its own: the
  * AsmPrinter of each supported target (clang/arch/) is wrapped

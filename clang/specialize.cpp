@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * At the start of LLVM's pipeline, before any optimization: one clone of
  * each multiversed function per combination of the values of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Warnings about how multiversed functions use switches, once Sema has
  * seen the whole unit: a function that writes a switch, or takes its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The descriptor format: the contract between the compiler plugin, which
  * emits these records as assembler data, and the runtime, which reads them.

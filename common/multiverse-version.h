@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Multiverse's version, in one place.  The plugins predefine it for the
  * sources they compile: __MULTIVERSE_VERSION__ (include/multiverse.h).

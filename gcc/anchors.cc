@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Keeps multiverse switches out of section-anchor blocks.
  *

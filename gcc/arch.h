@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The plugin's architecture hooks.  Each architecture has one file in
  * gcc/arch/; the Makefile compiles the one of the target the plugin

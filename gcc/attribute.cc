@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The multiverse attribute: which declarations may carry it, and its
  * arguments.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Descriptor output, in the layout of common/descriptor.h, as assembler
  * data at the end of the unit (every function has been through final by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Value domains: the values of a switch that a function gets a variant for.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The GCC headers the plugin needs, in the order GCC requires, and the
  * shims for API differences between GCC versions.  Only GCC 12 is tested;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Struct and union members as switches.
  *

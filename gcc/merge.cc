@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Variant merging.  Runs after the early optimizations, when constant
  * folding and dead-code elimination have shaped each variant.  Variants of

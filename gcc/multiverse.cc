@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Multiverse GCC plugin: compiles one specialized variant of each function
  * marked __attribute__((multiverse)) per combination of the values of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * State and interfaces shared by the plugin's passes.  One translation unit
  * is compiled per plugin instance, so the state is plain globals that live

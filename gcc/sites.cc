@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Patch points in the generated code.  What an architecture needs on top
  * (the NOP, landing pads, patchable forms of calls) is in gcc/arch/.

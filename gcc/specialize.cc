@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Variant generation.  Runs once SSA form is built and before any
  * optimization, so that constant propagation, folding and dead-code

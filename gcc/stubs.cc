@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Stubs for calls through function-pointer switches, where a call through
  * memory is not a form the runtime can patch (AArch64 always, x86-64 when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Multiverse: compiler-assisted dynamic variability for C.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Instruction encoding: the interface to the only code that knows machine
  * instructions, one file per architecture in runtime/arch/.  Encoding and

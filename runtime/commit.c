@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Commit and revert: binding functions and function-pointer switches to
  * the switches' current values, and releasing them again.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Error reporting: every problem is printed once, as it is found, and kept
  * as the calling thread's last error.

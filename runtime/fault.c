@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The fault injector of fault.h.  The test arms one kind of fault with
  * __multiverse_fault(kind, n, persist): the n-th call of that kind from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fault injection, for the test suite only: the runtime built with
  * -DMV_FAULTS (build/libmultiverse-faults.a) can be told to make the N-th

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Read-only views of the run-time state, for programs and for people.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Run-time tables and the interfaces between the runtime's files.
  *

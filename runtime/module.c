@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Modules that come and go: shared objects loaded with dlopen() after a
  * commit, and modules being unloaded by dlclose().

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Patch areas: the call sites and entries we rewrite, and the protocol by
  * which we rewrite them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Linux user space: stopping every other thread while the text changes in
  * a way the architecture does not let running threads see happen

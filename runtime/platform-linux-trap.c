@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Linux user space: the breakpoint trap of the live-patching protocol
  * (runtime/poke.c), and keeping it deliverable in every thread.

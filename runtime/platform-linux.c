@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Linux user space: writing our own text, synchronizing the other threads,
  * reading memory that may be gone.  The breakpoint trap is in

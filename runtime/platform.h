@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The operating-system interface: writing text, synchronizing the other
  * threads' instruction fetch, and catching the breakpoint traps of the

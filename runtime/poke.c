@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Rewriting patch areas while other threads may be executing them: the
  * protocol of Linux's text_poke_bp, in user space.

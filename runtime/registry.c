@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Module registration, and bringing the tables up to date with it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Variant selection: which body is valid for the switches' current values.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Call sites: checking that a recorded site is the call its descriptor
  * says, and choosing the bytes that make it reach a body.

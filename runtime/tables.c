@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The run-time tables: merging descriptors into them, finding records.
  */

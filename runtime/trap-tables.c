@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The tables the breakpoint trap handler reads (mv_poke_trap), and their
  * memory.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Makes the next measured call run with "cold" branch predictors, the
  * situation the paper argues a kernel path is in (its §1): the dynamic

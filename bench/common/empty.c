@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The empty loop: the same timed loops with nothing in them.  Its ticks
  * (loop, fences and rdtsc) are subtracted from every candidate. */
 #include "measure.h"

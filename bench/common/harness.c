@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Measures every candidate in one process, round-robin: sample 1 of each
  * candidate, then sample 2 of each, and so on, with the starting

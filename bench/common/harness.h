@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The micro-benchmark harness: measures a table of candidates in one
  * process, interleaved, and prints CSV.  Each benchmark's main.c lists

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Timed loops for the micro-benchmarks.  Every loop.c includes this and
  * defines its loops with DEFINE_WARM and DEFINE_COLD, so all candidates,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes a synthetic C program for the size, latency and compile-time
 benchmarks: F multiversed functions, S call sites spread over caller
 functions, W switches.

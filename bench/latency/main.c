@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Start-up, commit and revert latency of a generated program
  * (gen/gen_program.py: F functions, S call sites).  Linked by

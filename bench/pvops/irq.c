@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The native operations, and the pointers that select them.  The same
  * text for every build. */
 #include "irq.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The PV-ops analog (paper §6.1): interrupt disable/enable behind a
  * function pointer that is set once, at start-up, to the native

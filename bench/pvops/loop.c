@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The caller side of the PV-ops benchmark, in its own unit so the calls
  * stay calls (see irq.h for the builds; COMMIT: commit the switches). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The PV-ops benchmark (paper §6.1, Figure 4 right): interrupt
  * disable+enable through each dispatch mechanism, in one process. */
 #include "harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spin_irq_lock/unlock: disable "interrupts", and on SMP take the lock
  * word.  User space cannot execute cli/sti, so a store to a flag stands

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The spinlock of the paper's Figure 1, built several ways from one
  * source.  Each build defines K (the symbol prefix, see measure.h) and

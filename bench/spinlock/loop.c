@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The caller side of the spinlock benchmark, in its own translation unit
  * as in the kernel (spinlocks are out of line there), so no build can

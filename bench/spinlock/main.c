@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The spinlock benchmark (paper, Figure 1 and Figure 4 left): every build
  * in UP and SMP mode, measured in one process. */
 #include "harness.h"

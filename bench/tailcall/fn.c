@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The callees: work() with a tracing switch that is off in every build
  * measured, and target(), which a function-pointer switch selects. */
 #include "fn.h"

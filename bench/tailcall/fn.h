@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tail calls and indirect calls to multiversed code.  One source, built
  * as (each defines K, see measure.h, and one of):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The caller side of the tail-call benchmark (see fn.h; COMMIT: commit
  * the switches).  The wrappers are NOIPA in every build, so the loop
  * calls them as real calls and they tail-call (jmp) on. */

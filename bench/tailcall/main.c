@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tail-call sites, calls through a pointer to the generic, and tail calls
  * through a function-pointer switch: every build, in one process. */
 #include "harness.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Instructions per iteration of the micro-benchmarks on AArch64, counted by
 # callgrind (valgrind's arm64 build from Debian) inside the arm64 guest the
 # test suite boots (tests/qemu/: qemu-system-aarch64, a Debian arm64

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Pools the samples of several runs of one micro-benchmark program.
 
     aggregate.py OUT.csv SUMMARY.csv SAMPLES.csv [SAMPLES.csv ...]

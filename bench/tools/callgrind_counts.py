@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Instructions per iteration of every candidate of a micro-benchmark,
 counted by callgrind (deterministic, unlike cycles).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compile time with and without the plugin, on the same sources.
 
     compile_time.py [--reps R] [--functions F] [--sites S] [--csv FILE]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Generating and compiling synthetic programs (gen/gen_program.py), for
 latency.py, size.py and compile_time.py."""
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Commit and revert latency against the number of call sites and of
 functions, and start-up cost, on generated programs.
 

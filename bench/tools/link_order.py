@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Prints object files in the link order of code layout SEED.
 
     link_order.py SEED FILE...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """PNG plots of the CSV files in a results directory (matplotlib).
 
     plot.py RESULTS_DIR

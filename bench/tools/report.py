@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Prints the suite's summary from the CSV files in a results directory:
 the micro-benchmark table, the paper's numbers beside ours, and for each
 target whether the data meets it.  Nothing here fails on a timing: a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reading and printing the suite's result files, shared by the tools."""
 import csv
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Binary size the machinery adds, per switch, per call site and per
 function, next to the paper's figures (§5).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes SIZE bytes of text to standard output: lines of words, mostly
 English and ASCII, some with accented or CJK characters in UTF-8, the
 same for a given SIZE every time.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # GNU grep 3.8 with its locale's mode and its matcher multiversed (the
 # paper's §6.2.3).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Micro-benchmarks of the paper's Figure 5: one C library function called
  * in a tight loop, in a single-threaded process or with a second thread
  * alive.  Prints nanoseconds per call.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A test of what the musl patch changes, for the baseline and the
  * multiversed build alike: random(), malloc()/free()/realloc() and
  * fputc(), first in a single-threaded process, then from four threads at

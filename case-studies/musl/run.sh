@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # musl 1.2.3 with lock elision by Multiverse (the paper's §6.2.2, Figure 5).
 #
 #   case-studies/musl/run.sh [--quick]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Allocation-heavy micro-benchmarks in the style of pyperformance, each
 creating many objects that the collector tracks, so that every iteration
 runs _PyObject_GC_Link, the function the patch multiverses.

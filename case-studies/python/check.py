@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The collector's flag, as the multiversed allocation path must honour it:
 automatic collections run while it is on and stop when gc.disable()
 turns it off (the patch commits there), in the main interpreter and,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # CPython 3.11 with the collector's enabled flag multiversed (the paper's
 # §6.2.1).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The spinlock of the paper's Figure 1: on a uniprocessor a lock only has
  * to disable interrupts; with SMP it must also take the lock word.  Linux

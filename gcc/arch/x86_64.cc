@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86-64 hooks of the plugin (gcc/arch.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * AArch64 Linux signal frames: which SIGTRAP a brk raised, and the
  * registers of struct mv_cpu in the interrupted context.  Included by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * AArch64 instruction encoding for call sites, entry patch areas and the
  * tiny variant bodies we inline, the trampolines a call may pass through,

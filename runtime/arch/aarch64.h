@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * AArch64: the sizes of patch areas and the registers a trap changes.
  * Included by arch.h only.  Every patch area is one 32-bit instruction.

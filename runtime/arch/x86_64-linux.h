@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86-64 Linux signal frames: which SIGTRAP an int3 raised, and the
  * registers of struct mv_cpu in the interrupted context.  Included by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86-64 instruction encoding for call sites, entry patch areas and the
  * tiny variant bodies we inline, and the emulation of what patch areas

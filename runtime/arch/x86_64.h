@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86-64: the sizes of patch areas and the registers a trap changes.
  * Included by arch.h only.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # compare.sh MVCC CC SOURCE FLAGS...: checks that committed code is the
 # #ifdef build's code.  Each "codegen: VARIANT FUNCTION DEFINES..." line of
 # SOURCE names a variant the plugin compiles (SOURCE built by MVCC) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * An enum switch with three values, read next to two ordinary globals,
  * and a tail call that depends on it.  Each variant must be the #ifdef

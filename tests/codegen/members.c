@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Member switches: a scheduler's policy and queue depth kept in its
  * configuration struct, next to a counter the function updates.  Each

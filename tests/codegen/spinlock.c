@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The spinlock of the paper's first example.  Each committed variant must
  * be the code of the #ifdef build with the same setting.  On AArch64 the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // expect-error: 'ai' is 'always_inline'; a multiversed function is never inlined, so that commit can redirect every call to it
 // expect-clang-error: multiverse: 'ai' is 'always_inline'; a multiversed function is never inlined, so that commit can redirect every call to it
 __attribute__((multiverse)) int sw;

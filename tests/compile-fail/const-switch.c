@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // expect-error: 'fixed' is 'const'; a multiverse switch must be writable
 // expect-clang-error: multiverse: switch 'fixed' is const; a switch must be writable
 __attribute__((multiverse)) const int fixed = 1;

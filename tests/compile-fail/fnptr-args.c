@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // expect-error: 'hook': a function-pointer switch takes no 'multiverse' arguments
 // expect-clang-error: multiverse: 'hook' is a function-pointer switch, which takes no arguments in the attribute
 __attribute__((multiverse("tracked"))) void (*hook)(void);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // only-with-clang: Clang's stubs for calls through switches (clang/fnptr.cpp)
 // expect-clang-warning: multiverse: this call through function-pointer switch 'hook' cannot be made patchable (it carries a check of the pointer, from -fsanitize=kcfi or pointer authentication); it stays indirect after commit
 // expect-nothing-else

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // expect-warning: 'set' writes multiverse switch 'sw'
 // expect-nothing-else
 // expect-clang-warning: multiverse: 'set' writes switch 'sw'; the switch is not specialized in this function

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // only-with-clang: LLVM's options
 // expect-clang-error: multiverse: '-enable-ipra' and '-enable-machine-outliner' together are not supported: callers could rely on registers a variant clobbers
 // mvflags: -mllvm -enable-ipra -mllvm -enable-machine-outliner=always

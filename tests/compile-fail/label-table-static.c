@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Multiversed interpreters whose label tables are static: GCC cannot copy
  * such a body, so the plugin says why, what to do, and keeps the generic.
  * Clang's copies get their own copy of a constant table (interp; see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // expect-error: 'local' is a local variable; the 'multiverse' attribute is allowed only on functions
 // expect-error: 'counter' is a local variable
 // expect-clang-error: multiverse: 'local' is a local variable; only global variables can be switches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // expect-error: multiverse: '-flto' is not supported
 // expect-clang-error: multiverse: '-flto' is not supported
 // mvflags: -flto

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Comparing with the static object's address takes nothing: the function
 // reads cfg.mode as a switch, and other objects' through the pointer
 // without being told, having chosen to (README "Member switches").  Only a

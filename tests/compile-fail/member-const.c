@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // expect-error: 'mode' is 'const'; a multiverse switch must be writable
 // expect-clang-error: multiverse: switch 'mode' is const; a switch must be writable
 struct config { __attribute__((multiverse)) const int mode; };

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // expect-error: 'hook' is a packed function-pointer member; a multiverse function-pointer switch must be aligned to its size
 // expect-clang-error: multiverse: 'hook' is a packed function-pointer member; a function-pointer switch must be aligned to its size
 struct ops {

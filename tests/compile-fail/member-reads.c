@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Reads of a member switch that cannot be specialized, each told once.
 // expect-warning: 'by_pointer' reads multiverse switch member 'mode' of 'struct config' through a pointer, which may or may not point to an object with static storage duration; only a read that names an object with static storage duration, with constant array indices, is specialized
 // expect-warning: 'by_index' reads multiverse switch member 'mode' of 'struct config' at an array index known only at run time

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // expect-error: 'flags' and 'level' share their storage in union 'union state', and both are or hold multiverse switches; a union may have switches in one of its members only
 // expect-clang-error: multiverse: 'flags' and 'level' share their storage in 'union state', and both are or hold switches; a union may have switches in one of its members only
 union state {

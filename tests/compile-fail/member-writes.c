@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Writes to a member switch, or the address of its object, keep it from
 // being specialized in that function; other members do not.
 // expect-warning: 'set' writes multiverse switch 'cfg.mode'; the switch is not specialized in this function

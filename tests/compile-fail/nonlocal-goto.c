@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // not-with-clang: GNU nested functions, which Clang does not compile
 /* A GNU nested function jumps to a label of its multiversed parent: GCC
  * cannot copy a body that receives a non-local goto.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A value must be representable in the switch's own type: no C conversion
  * applies, so -1 is not UINT_MAX for an unsigned switch.  The extremes of
  * each type, last in this file, are accepted. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // expect-warning: 'bump' writes multiverse switch 'counter'; the switch is not specialized in this function
 // expect-warning: 'peek' takes the address of multiverse switch 'mode'; the switch is not specialized in this function
 // expect-clang-warning: multiverse: 'bump' writes switch 'counter'; the switch is not specialized in this function

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One integer switch read by one function: uncommitted behaviour, commit
  * to each value, calls through every path (direct call, tail call, pointer
  * to the generic), commit semantics (a later write has no effect until the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Assertions for the end-to-end tests: a failed check names itself and
  * exits non-zero, so the harness reports the test as failed. */
 #ifndef CHECK_H

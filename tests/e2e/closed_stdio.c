@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program started with standard input, output and error closed (as
  * posix_spawn with POSIX_SPAWN_CLOSE leaves it; found by CPython's
  * test_posix).  The runtime's descriptor for writing code must not take

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Value domains for every switch type: enums, _Bool, 1/2/4/8-byte signed
  * and unsigned integers, explicit value lists with negative and 64-bit
  * values, and domains inferred from comparisons.  For each value the

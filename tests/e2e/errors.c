@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Misuse of the API gets a negative errno value and a message, never a
  * crash, and changes nothing. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Switch values are exact in the switch's own type: the extremes of every
  * width and signedness, enums with negative and with large unsigned
  * enumerators (also packed ones), and _Bool, both as explicit "values"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The runtime holds no descriptor between calls.  A daemon that closes
  * every descriptor above 2 (closefrom(3)) and then opens a file of its
  * own must not have the next commit write code into that file, as it

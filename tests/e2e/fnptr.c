@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Function-pointer switches: commit turns the recorded indirect calls and
  * tail calls into direct calls to the pointer's value at commit time;
  * revert restores the indirect calls. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Function-pointer members as switches: calls and tail calls through
  * ops.hook, through a nested member and through constant-index array
  * elements become direct calls at commit, each switch on its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One function-pointer switch called through two types: the pointer
  * holds a function of the type of each call made while it does (C
  * allows that).  Each call must pass its arguments as its own type says,

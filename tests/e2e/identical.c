@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Identical code folding must not merge two generics, nor a variant of
  * one with a variant of the other: each function is committed on its
  * own, and calls through each reach its own committed body.  GCC folds

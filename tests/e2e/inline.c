@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tiny variant bodies are inlined into the call site: an empty body
  * becomes a NOP, a constant return a mov.  The results must be what the
  * bodies return, at call sites and tail-call sites alike. */

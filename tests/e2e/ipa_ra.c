@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* -fipa-ra lets GCC keep a caller's values in call-clobbered registers
  * across a call when it knows the callee leaves them alone.  A variant may
  * clobber registers the generic does not, so callers of a multiversed

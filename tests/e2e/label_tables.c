@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Computed goto in multiversed functions: each variant must jump to its
  * own labels, never into the generic's code.  The automatic table is
  * rebuilt on each call, so every compiler's copies take their own label

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A function over the variant cap keeps only its generic (the build warns,
  * see compile-fail/too-many-variants.c); a function that writes a switch is
  * not specialized for it.  Both stay correct. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Struct and union members as switches: every form a global switch has
  * (bool, values, enum, tracked), nested members, constant-index array
  * elements, a function-scope static object and a union, each bound by

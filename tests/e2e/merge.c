@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Variants whose bodies are identical after optimization are merged into
  * one body with a widened guard. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A unit whose multiversed function has no call site, only calls through
  * a pointer: it still links (its constructor names the bounds of an empty
  * site section) and commits. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Revert restores the text byte for byte: the executable segments in
  * memory are compared with the executable file on disk before commit,
  * after commit (they must differ) and after revert (equal again). */

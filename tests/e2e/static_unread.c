@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Static switches that GCC on its own would drop: one whose only read is
  * dead code and that only main stores to (write-only), and one nothing
  * stores to (read-only).  The descriptors and the runtime use both, so both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Whether the executable segments in memory equal the executable file on
  * disk: after a revert, no byte the runtime wrote (a jmp, an int3, a NOP)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tracked switches stay unbound until multiverse_bind(&var, 1); a function
  * reading a tracked and an ordinary switch then gets a partially
  * specialized variant in which only the bound switch is a constant. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A failure of the environment that goes away is not remembered: the
  * first commit runs while the process is out of file descriptors, so
  * /proc/thread-self/mem cannot be opened; it fails, saying nothing was written,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Commit never writes a call site that does not hold the instruction the
  * runtime expects.  Here the program rewrites two sites of f itself, as a
  * debugger or another patcher might: one before the runtime first reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every step of the patching protocol fails, at every point of a sequence
  * of commits and reverts, while worker threads run the patched code: the

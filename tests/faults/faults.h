@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the fault-injection tests share: the runtime's fault switch, the
  * configurations the workload is committed to, and the check that what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Failures that meet areas an earlier failure left stuck (docs/patching.md,
  * "When a step fails"): a batch that rolls back, or that fails in its

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Differential fuzzing of the plugin and runtime with csmith.
 
 For each seed, csmith generates a program (`csmith --seed S`).  Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Appended to every program tests/fuzz/csmith.py generates.  csmith's main
  * is renamed csmith_main; this main sets up the mode named by FUZZ_MODE and

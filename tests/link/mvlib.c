@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A shared library with multiversed code and no call of the API: its
  * registration needs the runtime (tests/run, "link/"). */
 __attribute__((multiverse)) int lib_sw;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program linked with a library built with the plugin's optional-runtime
  * argument (tests/run, "link/optional-runtime").  Built by the plain
  * compiler, with no runtime in the process, the library runs its generic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The API called from several threads at once: commits and reverts of
  * every scope, binding, queries and failing calls, while the same threads

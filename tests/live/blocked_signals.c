@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Worker threads that block signals, as servers do to route them to one
  * thread.  A thread that blocks SIGTRAP and meets a breakpoint is killed

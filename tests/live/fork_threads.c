@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Processes and threads that come and go while commits run: fork(),
  * vfork() and posix_spawn() children, the fork()ed ones running the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Helpers for the live-patching tests: programs in which other threads run
  * the code that commit and revert rewrite.  A failure is counted (from any

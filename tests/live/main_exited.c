@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Patching after the main thread returned through pthread_exit(): the
  * main thread is then a zombie, which has no memory left, so the text

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Commit and revert work in a process that may never map memory writable
  * and executable: a seccomp filter makes mprotect, pkey_mprotect and mmap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Signal handlers that run patched code while commits rewrite it: a
  * profiling timer and a pinger thread interrupt the workers at a high

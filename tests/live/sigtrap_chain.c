@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The runtime takes SIGTRAP for its breakpoints but must not take it from
  * the application: a trap that is not its own goes to the handler the

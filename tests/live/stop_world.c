@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Inlined bodies changed while other threads run them.  On AArch64 the
  * architecture lets no running thread see a movz, movn or ret change, so

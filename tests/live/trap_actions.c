@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The application's own SIGTRAP action, whatever it is and whenever it is
  * set, must neither break commits under running workers nor change what

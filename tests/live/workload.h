@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The code the live tests patch while worker threads run it: one of each
  * kind of area the runtime rewrites (see docs/patching.md), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * No mapping is ever writable and executable, not even for an instant
  * during a commit: a watcher thread reads /proc/self/maps over and over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One annotated source for every compiler (include/multiverse.h): built
  * by the plain compiler it has plain variables and functions and needs no
  * runtime library; built by the wrapper it is multiversed.  Both builds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * PID 1 of the AArch64 test guest booted by tests/qemu/run.sh.
  *

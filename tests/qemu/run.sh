@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # run.sh - run an AArch64 test program in a qemu-system-aarch64 guest.
 #
 # Usage:  tests/qemu/run.sh DIR CMD [ARGS...]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # setup.sh - prepare everything tests/qemu/run.sh needs to run AArch64 test
 # programs under qemu-system-aarch64 (TCG) with a real Debian arm64 kernel.
 #

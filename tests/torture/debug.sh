@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Debug info of a torture program built with -g: readelf and objdump parse
 # it without complaint, and gdb stops in a variant of one of its
 # multiversed functions.  $1: the executable, $2: a multiversed function

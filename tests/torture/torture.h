@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Checks shared by the torture corpus.  Each program commits, runs the
  * variants, reverts, and asserts that the runtime patched every recorded

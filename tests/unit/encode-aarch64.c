@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The AArch64 encoder, decoder, emulator and trampoline reader, word for
  * word, on plain buffers.  Expected words are from the Arm ARM encodings

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The x86-64 encoder and decoder, byte for byte, on plain buffers.
  */

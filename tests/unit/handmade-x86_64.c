@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The runtime end to end, without the plugin: descriptors written by hand
  * into the three sections, functions and call sites written in assembler

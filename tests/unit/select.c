@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Guard evaluation and variant selection, without patching anything.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mv_sort (runtime/sort.h) against a plain insertion sort: every order of
  * input the runtime meets (sorted, a few runs, interleaved callees,

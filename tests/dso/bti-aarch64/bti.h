@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <multiverse.h>
 
 extern int bti_mode;

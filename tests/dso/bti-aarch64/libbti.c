@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Functions whose first instruction signs the return address (paciasp,
  * pacibsp), built for BTI: the entry patch area gets a bti c before it.
  * -nostartfiles: Debian's crt files carry no BTI property, and one input

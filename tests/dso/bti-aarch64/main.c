@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Branch protection: under BTI an indirect branch may only land on a
  * landing pad, and a function that starts by signing its return address
  * has none but that paciasp/pacibsp.  The entry nop the plugin plants

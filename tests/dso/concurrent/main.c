@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dlopen() and dlclose() in one thread while another commits and reverts
  * and workers run the executable's patched code: every call gives the
  * result of some configuration, and after the last revert the text is

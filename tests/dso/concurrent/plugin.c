@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Built as plugin.so and dlopen'ed and dlclose'd over and over by main.c
  * while its other threads commit: a switch and a multiversed function of
  * the plugin's own, and a call site into it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lib_ops is public, so this library's own calls through its hooks may
  * resolve to another module's definition and go through its GOT entry;
  * private_ops is hidden and called through memory. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Function-pointer members of objects in a shared library: called from
  * the library (through the object's GOT entry, and through memory for a
  * hidden object) and from the executable, made direct by commit and

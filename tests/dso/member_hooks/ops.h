@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A library's operations table, whose hooks are function-pointer switches. */
 #include <multiverse.h>
 

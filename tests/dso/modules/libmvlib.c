@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Built as libmvlib.so with -fPIC.  lib_compute is called from inside the
  * library (through its PLT, or its GOT with -fno-plt), from the
  * executable and from a dlopen'ed plugin.  lib_hook is a hidden

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A library, an executable and a dlopen'ed plugin sharing one runtime:
  * commit binds the library's functions everywhere, a plugin loaded after
  * the commit is bound at once, and dlclose restores everything outside the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shared library's interface: a switch and multiversed functions that
  * other modules use across the library boundary. */
 #ifndef MVLIB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Built as plugin.so with -fPIC and dlopen'ed by main.c after a commit:
  * a multiversed function that reads the library's switch, calls into the
  * library, and a function main hands to the library's pointer switch. */

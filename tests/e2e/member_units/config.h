@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A configuration struct whose members are switches, shared by the units:
  * object.c defines the objects, function.c reads them, main.c commits. */
 #include <multiverse.h>

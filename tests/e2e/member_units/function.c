@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit 2: reads the members of the objects of unit 1. */
 #include "config.h"
 

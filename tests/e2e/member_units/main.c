@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit 3: commits; the switches of the objects of unit 1 are known by
  * name and address. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit 1: only defines the objects; it has no multiversed function, yet
  * describes every member switch they hold. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Calls and tail calls compiled with -fno-plt: GCC emits them through the
  * GOT and the linker relaxes them to direct calls of the same length; the
  * runtime must patch them as sites, none skipped. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef NOPLT_H
 #define NOPLT_H
 __attribute__((multiverse)) extern int scale;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The attribute on the declarations in a header is all the units need. */
 #ifndef CONFIG_H
 #define CONFIG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit 2: defines the multiversed function, which reads the switch of
  * unit 1. */
 #include "config.h"

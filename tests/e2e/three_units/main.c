@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit 3: calls the function of unit 2 and drives the commits. */
 #include "check.h"
 #include "config.h"

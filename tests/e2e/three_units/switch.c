@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit 1: defines the switches. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A shared library main.c links: its function-pointer switch is
  * committed to a function of the dlopen'ed plugin, which lies within
  * reach of its call site, so the site becomes a direct call into the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Faults in the batches of module loading and unloading: the sequence
  * commits, dlopen()s a module (bound at once), commits a function-pointer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dlopen'ed by main.c: bound when it loads after a commit, and the
  * target main.c's function-pointer switch is committed to. */
 __attribute__((multiverse)) int plug_mode = 1;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Built by multiverse-clang: a multiversed function on the switch that
  * gcc.c defines, call sites of gcc.c's function, and a function-pointer
  * switch. */

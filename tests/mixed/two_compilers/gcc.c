@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Built by multiverse-gcc: the switch, one multiversed function, and
  * call sites of the other compiler's function. */
 #include "shared.h"

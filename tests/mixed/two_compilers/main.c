@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Objects from GCC and from Clang in one program: one commit binds the
  * functions and call sites of both, and one revert restores both. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 __attribute__((multiverse)) extern int mode;
 __attribute__((multiverse)) int from_gcc(int x);
 __attribute__((multiverse)) int from_clang(int x);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Function attributes on multiversed functions and on their callers: an
  * alias of a multiversed function, a weak multiversed function, cold and
  * hot, a section of the user's, optimize and target (the variants inherit

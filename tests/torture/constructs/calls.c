@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Calls in every shape real code uses: direct calls and tail calls,
  * address-taken functions kept in const and writable tables (after commit
  * a call through the table must reach the variant), self and mutual

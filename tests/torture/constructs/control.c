@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unusual control flow in multiversed functions: computed goto with the
  * label table on the stack (labels remapped in every clone), setjmp in a
  * variant and longjmp out of a variant, a noreturn multiversed function,

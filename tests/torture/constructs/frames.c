@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Frames built at run time: alloca and VLAs sized by a switch, a GNU
  * nested function called directly and through a trampoline (taking its
  * address needs an executable stack), and inline asm with register, memory

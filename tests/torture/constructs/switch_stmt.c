@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A C switch statement on a switch variable: dense cases (a jump table in
  * the generic, a constant in each variant), sparse cases, an enum switch
  * and a switch variable read inside a case of a switch on an argument. */

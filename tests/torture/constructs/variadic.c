@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Variadic multiversed functions (va_list walked in every variant, also
  * handed on to a v* function) and old-style K&R definitions. */
 #include <stdarg.h>
