@@ -40,8 +40,12 @@ RUNTIME_HDR := $(wildcard runtime/*.h runtime/arch/$(ARCH)*.h) include/multivers
 RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRC))
 FAULTS_OBJ  := $(patsubst runtime/%.c,$(B)/faults/%.o,$(RUNTIME_SRC))
 
-# The version (common/multiverse-version.h), as __MULTIVERSE_VERSION__ has it.
-MV_VERSION_NUMBER := $(shell awk '/define MV_VERSION_(MAJOR|MINOR|PATCH) / { v = v * 100 + $$3 } END { print v }' common/multiverse-version.h)
+# The version and the runtime's ABI number (common/multiverse-version.h):
+# 0.9.0, as __MULTIVERSE_VERSION__ has it (900), and the soname.
+mv_define = $(shell awk '/define MV_$(1) / { print $$3 }' common/multiverse-version.h)
+MV_VERSION := $(call mv_define,VERSION_MAJOR).$(call mv_define,VERSION_MINOR).$(call mv_define,VERSION_PATCH)
+MV_VERSION_NUMBER := $(shell echo $(MV_VERSION) | awk -F. '{ print $$1 * 10000 + $$2 * 100 + $$3 }')
+SONAME := libmultiverse.so.$(call mv_define,ABI)
 # Clang runs no plugin when it only preprocesses (-E): its wrappers define
 # the plugin's macros themselves.
 CLANG_MACROS := -D__MULTIVERSE__=1 -D__MULTIVERSE_VERSION__=$(MV_VERSION_NUMBER)
@@ -93,28 +97,34 @@ $(B)/libmultiverse-faults.a: $(FAULTS_OBJ)
 
 # The same as the shared runtime, under its soname, so that modules that
 # need libmultiverse.so share it.
-$(B)/faults/lib/libmultiverse.so: $(FAULTS_OBJ)
+$(B)/faults/lib/$(SONAME): $(FAULTS_OBJ)
 	@mkdir -p $(B)/faults/lib
-	$(CC) -shared -Wl,-soname,libmultiverse.so -o $@ $^
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^
 
 $(B)/libmultiverse.a: $(RUNTIME_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
 # One runtime per process: every module (executable, shared objects,
-# dlopen'ed plugins) links this one, so they share one set of tables.
-$(B)/libmultiverse.so: $(RUNTIME_OBJ)
-	$(CC) -shared -Wl,-soname,libmultiverse.so -o $@ $^
+# dlopen'ed plugins) links this one, so they share one set of tables.  It
+# runs under its soname, libmultiverse.so.ABI; links find it as
+# libmultiverse.so.
+$(B)/$(SONAME): $(RUNTIME_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^
+
+%/libmultiverse.so: %/$(SONAME)
+	ln -sf $(SONAME) $@
 
 # A wrapper from the template: $(call wrapper,NAME,CC,PLUGIN,INCLUDE,LIBDIR,OUT[,FLAGS]),
 # FLAGS being options the compiler always gets (a cross target).  The
 # build-tree wrappers point at build/; the installed ones at PREFIX.
 wrapper = sed -e 's|@NAME@|$(1)|' -e 's|@CC@|$(2)|' -e 's|@PLUGIN@|$(3)|' \
+	      -e 's|@VERSION@|$(MV_VERSION)|' -e 's|@SONAME@|$(SONAME)|' \
 	      -e 's|@INCLUDE@|$(4)|' -e 's|@LIBDIR@|$(5)|g' -e 's| @FLAGS@|$(if $(7), $(7))|g' \
 	      common/multiverse-cc.in > $(6) && \
 	  chmod 755 $(6)
 
-$(B)/multiverse-gcc: common/multiverse-cc.in
+$(B)/multiverse-gcc: common/multiverse-cc.in common/multiverse-version.h
 	@mkdir -p $(B)
 	$(call wrapper,multiverse-gcc,$(CC),$(abspath $(B))/multiverse.so,$(abspath include),$(abspath $(B)),$@)
 
@@ -128,7 +138,9 @@ install: all $(if $(WITH_CLANG),install-clang)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)
 	install -m 644 include/multiverse.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(B)/libmultiverse.a $(DESTDIR)$(LIBDIR)/
-	install -m 755 $(B)/libmultiverse.so $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(B)/$(SONAME) $(DESTDIR)$(LIBDIR)/libmultiverse.so.$(MV_VERSION)
+	ln -sf libmultiverse.so.$(MV_VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmultiverse.so
 	install -m 755 $(B)/multiverse.so $(DESTDIR)$(LIBDIR)/
 	$(call wrapper,$(WRAPPER),$(CC),$(LIBDIR)/multiverse.so,$(PREFIX)/include,$(LIBDIR),$(DESTDIR)$(PREFIX)/bin/$(WRAPPER))
 

@@ -33,6 +33,11 @@ fi
 command -v clang-19 >/dev/null 2>&1 || missing="$missing clang-19"
 command -v llvm-config-19 >/dev/null 2>&1 || missing="$missing llvm-19-dev"
 [ -f /usr/lib/llvm-19/include/clang/Sema/ParsedAttr.h ] || missing="$missing libclang-19-dev"
+# The install tests build a CMake project and use pkg-config.
+case " $* " in *" test "*)
+	command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
+	command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf" ;;
+esac
 # The musl runtime (make musl), which `make test` builds and tests.
 case " $* " in *" test "*|*" musl "*|*" musl-libc "*)
 	[ -f /usr/lib/$(uname -m)-linux-musl/musl-gcc.specs ] || missing="$missing musl-tools" ;;
@@ -50,9 +55,18 @@ if [ -n "$cross" ] && [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; th
 	dpkg --print-foreign-architectures | grep -qx arm64 || add_arm64=1
 fi
 if [ -n "$missing" ] || [ -n "${add_arm64:-}" ]; then
-	[ -z "$missing" ] || echo "make.sh: installing$missing"
 	sudo=""
-	[ "$(id -u)" = 0 ] || sudo=sudo
+	if [ "$(id -u)" != 0 ]; then
+		if ! command -v sudo >/dev/null 2>&1; then
+			echo "make.sh: not root, and there is no sudo to install packages; as root, run" >&2
+			[ -z "${add_arm64:-}" ] || echo "  dpkg --add-architecture arm64" >&2
+			echo "  apt-get update && apt-get install$missing" >&2
+			echo "then ./make.sh $* again" >&2
+			exit 1
+		fi
+		sudo=sudo
+	fi
+	[ -z "$missing" ] || echo "make.sh: installing$missing"
 	if [ -n "${add_arm64:-}" ]; then
 		echo "make.sh: dpkg --add-architecture arm64 (for the AArch64 test kernel)"
 		$sudo dpkg --add-architecture arm64

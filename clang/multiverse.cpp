@@ -16,7 +16,9 @@
  * Options (-fplugin-arg-multiverse-...), as the GCC plugin's:
  *   max-variants=N   per-function cap on variants (default 64);
  *   optional-runtime weak references to the runtime: the module registers
- *                    only if the runtime is linked in.
+ *                    only if the runtime is linked in;
+ *   version          prints the plugin's version, and the LLVM it was
+ *                    built for, on stderr.
  *
  * Example:
  *   __attribute__((multiverse)) int config_smp;
@@ -33,6 +35,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Target/CGPassBuilderOption.h"
@@ -134,6 +137,11 @@ struct Action : PluginASTAction {
 				optional_runtime = true;
 				continue;
 			}
+			if (a == "version") {
+				llvm::errs() << "multiverse " MV_VERSION_STRING " (Clang plugin, built for LLVM "
+					     << LLVM_VERSION_STRING << ")\n";
+				continue;
+			}
 			if (s.starts_with("optional-runtime=")) {
 				d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
 					<< ("'optional-runtime' takes no value, not '" +
@@ -142,7 +150,7 @@ struct Action : PluginASTAction {
 			}
 			d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
 				<< ("bad plugin argument '" + a + "'; the arguments are "
-				    "'max-variants=N' (1 to 100000) and 'optional-runtime'");
+				    "'max-variants=N' (1 to 100000), 'optional-runtime' and 'version'");
 			return false;
 		}
 		return true;

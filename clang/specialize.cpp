@@ -435,9 +435,12 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 	if (switches.empty() && functions.empty())
 		return PreservedAnalyses::all();
 	const mv_arch *arch = mv_arch_of(Triple(m.getTargetTriple()));
-	if (!arch) {
+	/* x32 and ILP32 are the same architectures with 32-bit pointers,
+	 * which neither the descriptors nor the runtime have. */
+	if (!arch || m.getDataLayout().getPointerSizeInBits() != 64) {
 		m.getContext().emitError("multiverse: target '" + m.getTargetTriple() + "' is "
-					 "not supported; the Clang plugin supports x86-64 and AArch64");
+					 "not supported; the Clang plugin supports x86-64 and AArch64 "
+					 "with 64-bit pointers (LP64)");
 		return PreservedAnalyses::all();
 	}
 	/* Records for the switches defined here and those the guards name

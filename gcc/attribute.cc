@@ -187,6 +187,21 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 	}
 	location_t loc = DECL_SOURCE_LOCATION(decl);
 
+	/* The descriptors and the runtime are LP64 only, but an x86-64 GCC
+	 * also compiles for -m32 and -mx32, and AArch64's for -mabi=ilp32:
+	 * one error per unit, then no attribute, so no code that the
+	 * assembler would refuse with less clear words. */
+	if (POINTER_SIZE != 64) {
+		static bool told;
+		if (!told)
+			error_at(loc, "%qD: multiverse supports only 64-bit targets "
+				 "(x86-64 and AArch64, LP64), not this one with "
+				 "%d-bit pointers (%<-m32%>, %<-mx32%> or "
+				 "%<-mabi=ilp32%>)", decl, (int)POINTER_SIZE);
+		told = true;
+		return NULL_TREE;
+	}
+
 	switch (TREE_CODE(decl)) {
 	case FUNCTION_DECL:
 		if (args) {

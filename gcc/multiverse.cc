@@ -9,7 +9,8 @@
  *   gcc -fplugin=multiverse.so [-fplugin-arg-multiverse-max-variants=N] ...
  * or the multiverse-gcc wrapper, which also adds the header and runtime.
  *
- * It predefines __MULTIVERSE__ (1) and __MULTIVERSE_VERSION__ (common/version.h).
+ * It predefines __MULTIVERSE__ (1) and __MULTIVERSE_VERSION__
+ * (common/multiverse-version.h).
  *
  * Options:
  *   max-variants=N   per-function cap on variants (default 64); a function
@@ -20,6 +21,8 @@
  *                    a library links with -nostdlib and -Wl,--no-undefined
  *                    and, in a process without the runtime, runs its
  *                    generics (docs/design.md, "Optional runtime").
+ *   version          prints the plugin's version, and the GCC it was built
+ *                    for, on stderr (also shown by gcc -v --version).
  *
  * Example:
  *   __attribute__((multiverse)) int config_smp;
@@ -112,6 +115,9 @@ static bool parse_args(struct plugin_name_args *info)
 				return false;
 			}
 			mv_max_variants = n;
+		} else if (!strcmp(key, "version") && !val) {
+			fprintf(stderr, "multiverse %s (GCC plugin, built for GCC %s)\n",
+				MV_VERSION_STRING, gcc_version.basever);
 		} else if (!strcmp(key, "optional-runtime")) {
 			if (val) {
 				error("multiverse: %<optional-runtime%> takes no "
@@ -121,8 +127,8 @@ static bool parse_args(struct plugin_name_args *info)
 			mv_optional_runtime = true;
 		} else {
 			error("multiverse: unknown plugin argument %qs; the "
-			      "arguments are %<max-variants=N%> and "
-			      "%<optional-runtime%>", info->argv[i].value
+			      "arguments are %<max-variants=N%>, "
+			      "%<optional-runtime%> and %<version%>", info->argv[i].value
 			      ? concat(key, "=", info->argv[i].value, NULL) : key);
 			return false;
 		}
@@ -167,6 +173,14 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *ver)
 	}
 	if (!parse_args(info))
 		return 1;
+
+	static struct plugin_info about = {
+		MV_VERSION_STRING,
+		"Multiverse: functions specialized on the values of switches.  "
+		"Arguments: max-variants=N (1 to 100000, default 64), "
+		"optional-runtime, version",
+	};
+	register_callback(info->base_name, PLUGIN_INFO, NULL, &about);
 
 	register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
 			  (void *)mv_roots);

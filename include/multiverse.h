@@ -33,7 +33,8 @@
  * then true: 0 from init, commit and revert calls (nothing changed) and
  * from multiverse_is_committed (the generic runs) and multiverse_bind
  * (unbound: read at run time); NULL from the info calls; "" from
- * multiverse_last_error; multiverse_dump_info prints nothing.  A unit
+ * multiverse_last_error and multiverse_version (no runtime);
+ * multiverse_dump_info prints nothing.  A unit
  * compiled without the plugin that must reach the runtime of a program
  * whose other units have it defines MULTIVERSE_LINK_RUNTIME first.
  */
@@ -128,6 +129,10 @@ void multiverse_dump_info(FILE *out);
 /* The message of the last failed call in this thread, or "". */
 const char *multiverse_last_error(void);
 
+/* The version of the runtime the process runs with, such as "0.9.0"; the
+ * sources were compiled against __MULTIVERSE_VERSION__. */
+const char *multiverse_version(void);
+
 #else   /* no plugin: nothing is multiversed */
 
 static inline int multiverse_init(void) { return 0; }
@@ -145,6 +150,7 @@ static inline const struct mv_info_fn *multiverse_info_fn(void *fn) { (void)fn; 
 static inline const struct mv_info_var *multiverse_info_var(void *var) { (void)var; return 0; }
 static inline void multiverse_dump_info(FILE *out) { (void)out; }
 static inline const char *multiverse_last_error(void) { return ""; }
+static inline const char *multiverse_version(void) { return ""; }
 
 #endif
 

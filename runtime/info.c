@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "multiverse.h"
+#include "multiverse-version.h"
 
 static unsigned distinct_bodies(const struct mv_desc_fn *d)
 {
@@ -184,4 +185,9 @@ MV_API void multiverse_dump_info(FILE *out)
 		dump_fn(out, &mv.fns[i]);
 	fprintf(out, "last error: %s\n", multiverse_last_error());
 	mv_unlock();
+}
+
+MV_API const char *multiverse_version(void)
+{
+	return MV_VERSION_STRING;
 }

@@ -42,7 +42,7 @@ if [ ! -x "$guest/valgrind/valgrind.bin" ]; then
 	cp "$tmp/usr/bin/valgrind.bin" "$guest/valgrind/"
 	rm -rf "$tmp"
 fi
-cp $O/bin/spinlock-0 $O/bin/pvops-0 $O/bin/tailcall-0 ../build/aarch64/libmultiverse.so "$guest/"
+cp $O/bin/spinlock-0 $O/bin/pvops-0 $O/bin/tailcall-0 ../build/aarch64/libmultiverse.so.0 "$guest/"
 
 # One guest boot per program.  The guest prints, for every dump, its
 # file, the client request that made it and its totals (grep -H), which

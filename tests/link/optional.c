@@ -20,7 +20,7 @@ int main(void)
 #else
 	const int runtime = 0;
 #endif
-	CHECK_EQ(dlopen("libmultiverse.so", RTLD_NOW | RTLD_NOLOAD) != NULL, runtime);
+	CHECK_EQ(dlopen("libmultiverse.so.0", RTLD_NOW | RTLD_NOLOAD) != NULL, runtime);
 	lib_sw = 1;
 	CHECK_EQ(lib_f(5), 5);
 	CHECK_EQ(multiverse_commit(), runtime);
