@@ -2,7 +2,7 @@
 # Multiverse build.  `make` builds the plugin, the runtime and the compiler
 # wrapper into build/; `make test` runs the test suite; `make demo` runs the
 # spinlock demo; `make install PREFIX=...` installs (`make install-aarch64`
-# adds the AArch64 cross pieces).  ./make.sh wraps these
+# adds the AArch64 cross pieces) and `make uninstall` removes.  ./make.sh wraps these
 # and installs missing system packages first.
 
 CC       ?= gcc
@@ -67,7 +67,22 @@ CXXFLAGS_CL := -DNDEBUG -std=c++17 -O2 -g -Wall -fPIC -fno-rtti -Icommon \
 all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/libmultiverse.so $(B)/multiverse-gcc \
      $(if $(WITH_CLANG),$(B)/multiverse-clang.so $(B)/multiverse-clang)
 
-$(B)/clang/%.o: clang/%.cpp $(CLANG_HDR) common/descriptor.h common/multiverse-version.h
+# A plugin runs only in the compiler it was built for, down to the build: a
+# Debian point release of gcc-12 keeps the version number and changes the
+# date stamp the plugin checks.  Each plugin depends on a stamp of its
+# compiler and plugin headers, rewritten only when they change.
+$(B)/gcc.stamp: FORCE
+	@mkdir -p $(B)
+	@v="$$($(CC) -v 2>&1 | tail -n 1) $$(stat -c %Y $(PLUGIN_INC)/plugin-version.h 2>/dev/null)"; \
+	 [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
+$(B)/clang.stamp: FORCE
+	@mkdir -p $(B)
+	@v="$$($(LLVM_CONFIG) --version) $$(stat -c %Y /usr/lib/llvm-19/include/clang/Basic/Version.inc 2>/dev/null)"; \
+	 [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
+FORCE:
+.PHONY: FORCE
+
+$(B)/clang/%.o: clang/%.cpp $(CLANG_HDR) common/descriptor.h common/multiverse-version.h $(B)/clang.stamp
 	@mkdir -p $(dir $@)
 	$(CLANGXX) $(CXXFLAGS_CL) -c -o $@ $<
 
@@ -78,7 +93,7 @@ $(B)/multiverse-clang: common/multiverse-cc.in common/multiverse-version.h
 	@mkdir -p $(B)
 	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B)),$@,$(CLANG_MACROS))
 
-$(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) common/descriptor.h common/multiverse-version.h
+$(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) common/descriptor.h common/multiverse-version.h $(B)/gcc.stamp
 	@mkdir -p $(B)
 	$(CXX) $(CXXFLAGS_P) -shared -o $@ $(PLUGIN_SRC)
 
@@ -118,37 +133,93 @@ $(B)/$(SONAME): $(RUNTIME_OBJ)
 # A wrapper from the template: $(call wrapper,NAME,CC,PLUGIN,INCLUDE,LIBDIR,OUT[,FLAGS]),
 # FLAGS being options the compiler always gets (a cross target).  The
 # build-tree wrappers point at build/; the installed ones at PREFIX.
-wrapper = sed -e 's|@NAME@|$(1)|' -e 's|@CC@|$(2)|' -e 's|@PLUGIN@|$(3)|' \
-	      -e 's|@VERSION@|$(MV_VERSION)|' -e 's|@SONAME@|$(SONAME)|' \
-	      -e 's|@INCLUDE@|$(4)|' -e 's|@LIBDIR@|$(5)|g' -e 's| @FLAGS@|$(if $(7), $(7))|g' \
-	      common/multiverse-cc.in > $(6) && \
-	  chmod 755 $(6)
+wrapper = sed -e 's|@NAME@|$(1)|g' -e 's|@CC@|$(2)|g' -e 's|@PLUGIN@|$(3)|g' \
+	      -e 's|@VERSION@|$(MV_VERSION)|g' -e 's|@SONAME@|$(SONAME)|g' \
+	      -e 's|@INCLUDE@|$(4)|g' -e 's|@LIBDIR@|$(5)|g' -e 's| @FLAGS@|$(if $(7), $(7))|g' \
+	      common/multiverse-cc.in >"$(6)" && \
+	  chmod 755 "$(6)"
 
 $(B)/multiverse-gcc: common/multiverse-cc.in common/multiverse-version.h
 	@mkdir -p $(B)
 	$(call wrapper,multiverse-gcc,$(CC),$(abspath $(B))/multiverse.so,$(abspath include),$(abspath $(B)),$@)
 
-# install: this compiler's pieces.  The plugin and runtime go to LIBDIR, a
-# subfolder per cross target (install-aarch64 below), so that several
-# targets' runtimes sit side by side under one PREFIX.
-LIBDIR  ?= $(PREFIX)/lib/multiverse
-WRAPPER ?= multiverse-gcc
+# install: the standard layout.
+#   BINDIR      PREFIX/bin: the wrappers
+#   INCLUDEDIR  PREFIX/include: multiverse.h
+#   LIBDIR      PREFIX/lib (a Debian package: /usr/lib/<multiarch>): the
+#               runtime, libmultiverse.so.VERSION with its soname and the
+#               linkers' name, and libmultiverse.a; pkgconfig/multiverse.pc
+#               (and multiverse-clang.pc); cmake/Multiverse/
+#   PLUGINDIR   PREFIX/lib/multiverse: the compiler plugins
+# DESTDIR stages it all under another root (packages); paths may hold
+# spaces.  `make uninstall` with the same variables removes what install
+# put there.  The cross pieces go beside them (install-aarch64).
+BINDIR     ?= $(PREFIX)/bin
+INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR     ?= $(PREFIX)/lib
+PLUGINDIR  ?= $(PREFIX)/lib/multiverse
+WRAPPER    ?= multiverse-gcc
+
+# pkg-config reads a space in a path as a separator unless escaped; a
+# library in a directory the loader searches anyway needs no run path.
+empty :=
+space := $(empty) $(empty)
+pc_path = $(subst $(space),\\$(space),$(1))
+SYSTEM_LIBDIRS := /lib /usr/lib /lib/$(MULTIARCH) /usr/lib/$(MULTIARCH)
+pc_rpath = $(if $(filter $(SYSTEM_LIBDIRS),$(LIBDIR)),, -Wl,-rpath,$${libdir})
+GCC_VERSION := $(shell $(CC) -dumpfullversion)
+
+# $(call pc_file,PLUGIN-FILE,COMPILER,OUT)
+pc_file = sed -e 's|@PREFIX@|$(call pc_path,$(PREFIX))|' -e 's|@LIBDIR@|$(call pc_path,$(LIBDIR))|' \
+	      -e 's|@INCLUDEDIR@|$(call pc_path,$(INCLUDEDIR))|' -e 's|@PLUGINDIR@|$(call pc_path,$(PLUGINDIR))|' \
+	      -e 's|@PLUGIN@|$(1)|' -e 's|@COMPILER@|$(2)|' -e 's|@VERSION@|$(MV_VERSION)|' \
+	      -e 's|@RPATH@|$(pc_rpath)|' dist/multiverse.pc.in >"$(3)"
+
+# $(call cmake_file,IN,OUT)
+cmake_file = sed -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	      -e 's|@PLUGINDIR@|$(PLUGINDIR)|g' -e 's|@SONAME@|$(SONAME)|g' \
+	      -e 's|@CLANG_PLUGIN@|$(if $(WITH_CLANG),$(PLUGINDIR)/multiverse-clang.so)|g' \
+	      -e 's|@GCC_VERSION@|$(GCC_VERSION)|g' -e 's|@VERSION@|$(MV_VERSION)|g' \
+	      -e 's|@VERSION_MAJOR@|$(word 1,$(subst ., ,$(MV_VERSION)))|g' \
+	      -e 's|@VERSION_MINOR@|$(word 2,$(subst ., ,$(MV_VERSION)))|g' $(1) >"$(2)"
+
+D_BIN     = $(DESTDIR)$(BINDIR)
+D_LIB     = $(DESTDIR)$(LIBDIR)
+D_PLUGIN  = $(DESTDIR)$(PLUGINDIR)
+D_CMAKE   = $(DESTDIR)$(LIBDIR)/cmake/Multiverse
 
 install: all $(if $(WITH_CLANG),install-clang)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)
-	install -m 644 include/multiverse.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(B)/libmultiverse.a $(DESTDIR)$(LIBDIR)/
-	install -m 755 $(B)/$(SONAME) $(DESTDIR)$(LIBDIR)/libmultiverse.so.$(MV_VERSION)
-	ln -sf libmultiverse.so.$(MV_VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmultiverse.so
-	install -m 755 $(B)/multiverse.so $(DESTDIR)$(LIBDIR)/
-	$(call wrapper,$(WRAPPER),$(CC),$(LIBDIR)/multiverse.so,$(PREFIX)/include,$(LIBDIR),$(DESTDIR)$(PREFIX)/bin/$(WRAPPER))
+	install -d "$(D_BIN)" "$(DESTDIR)$(INCLUDEDIR)" "$(D_LIB)/pkgconfig" "$(D_CMAKE)" "$(D_PLUGIN)"
+	install -m 644 include/multiverse.h "$(DESTDIR)$(INCLUDEDIR)/"
+	install -m 644 $(B)/libmultiverse.a "$(D_LIB)/"
+	install -m 755 $(B)/$(SONAME) "$(D_LIB)/libmultiverse.so.$(MV_VERSION)"
+	ln -sf libmultiverse.so.$(MV_VERSION) "$(D_LIB)/$(SONAME)"
+	ln -sf $(SONAME) "$(D_LIB)/libmultiverse.so"
+	install -m 755 $(B)/multiverse.so "$(D_PLUGIN)/"
+	$(call pc_file,multiverse.so,GCC $(GCC_VERSION),$(D_LIB)/pkgconfig/multiverse.pc)
+	$(call cmake_file,dist/MultiverseConfig.cmake.in,$(D_CMAKE)/MultiverseConfig.cmake)
+	$(call cmake_file,dist/MultiverseConfigVersion.cmake.in,$(D_CMAKE)/MultiverseConfigVersion.cmake)
+	$(call wrapper,$(WRAPPER),$(CC),$(PLUGINDIR)/multiverse.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/$(WRAPPER))
 
-# The Clang plugin and wrapper beside GCC's, when they were built.
+# The Clang plugin, wrapper and pkg-config file beside GCC's, when built.
 install-clang: $(B)/multiverse-clang.so
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)
-	install -m 755 $(B)/multiverse-clang.so $(DESTDIR)$(LIBDIR)/
-	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(LIBDIR)/multiverse-clang.so,$(PREFIX)/include,$(LIBDIR),$(DESTDIR)$(PREFIX)/bin/multiverse-clang,$(CLANG_MACROS))
+	install -d "$(D_BIN)" "$(D_PLUGIN)" "$(D_LIB)/pkgconfig"
+	install -m 755 $(B)/multiverse-clang.so "$(D_PLUGIN)/"
+	$(call pc_file,multiverse-clang.so,Clang 19,$(D_LIB)/pkgconfig/multiverse-clang.pc)
+	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(PLUGINDIR)/multiverse-clang.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/multiverse-clang,$(CLANG_MACROS))
+
+# Exactly what install and install-clang put there; folders only if empty.
+uninstall: uninstall-clang
+	rm -f "$(D_BIN)/$(WRAPPER)" "$(DESTDIR)$(INCLUDEDIR)/multiverse.h" \
+	    "$(D_LIB)/libmultiverse.a" "$(D_LIB)/libmultiverse.so.$(MV_VERSION)" \
+	    "$(D_LIB)/$(SONAME)" "$(D_LIB)/libmultiverse.so" "$(D_LIB)/pkgconfig/multiverse.pc" \
+	    "$(D_CMAKE)/MultiverseConfig.cmake" "$(D_CMAKE)/MultiverseConfigVersion.cmake" \
+	    "$(D_PLUGIN)/multiverse.so"
+	-rmdir "$(D_CMAKE)" "$(D_LIB)/cmake" "$(D_LIB)/pkgconfig" "$(D_PLUGIN)" 2>/dev/null
+
+uninstall-clang:
+	rm -f "$(D_BIN)/multiverse-clang" "$(D_PLUGIN)/multiverse-clang.so" \
+	    "$(D_LIB)/pkgconfig/multiverse-clang.pc"
 
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
@@ -173,7 +244,7 @@ clean:
 	rm -rf $(B)
 	$(MAKE) -C examples/spinlock clean
 
-.PHONY: all faults install install-clang test test-host demo clean
+.PHONY: all faults install install-clang uninstall uninstall-clang test test-host demo clean
 
 # The AArch64 cross build: the same plugin sources built for the cross
 # compiler's target (it still runs on this machine), the runtime built by
@@ -192,13 +263,22 @@ aarch64: $(if $(WITH_CLANG),$(B)/multiverse-clang.so)
 	    ln -sf aarch64/multiverse-clang $(B)/aarch64-linux-gnu-multiverse-clang)
 
 # The cross pieces beside the native ones: PREFIX/bin/aarch64-linux-gnu-
-# multiverse-gcc (and -clang), and the GCC plugin and arm64 runtime in
-# PREFIX/lib/multiverse/aarch64-linux-gnu/.
+# multiverse-gcc (and -clang), the arm64 runtime in
+# PREFIX/lib/aarch64-linux-gnu/ and the GCC plugin for the cross compiler
+# in PREFIX/lib/multiverse/aarch64-linux-gnu/.
+CROSS_INSTALL = $(MAKE) CC=$(CROSS_AARCH64) B=$(B)/aarch64 PREFIX="$(PREFIX)" \
+	    BINDIR="$(BINDIR)" INCLUDEDIR="$(INCLUDEDIR)" \
+	    LIBDIR="$(PREFIX)/lib/aarch64-linux-gnu" \
+	    PLUGINDIR="$(PLUGINDIR)/aarch64-linux-gnu" \
+	    WRAPPER=aarch64-linux-gnu-multiverse-gcc
 install-aarch64: aarch64 $(if $(WITH_CLANG),install-clang)
-	$(MAKE) CC=$(CROSS_AARCH64) B=$(B)/aarch64 PREFIX=$(PREFIX) \
-	    LIBDIR=$(PREFIX)/lib/multiverse/aarch64-linux-gnu \
-	    WRAPPER=aarch64-linux-gnu-multiverse-gcc install
-	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(PREFIX)/lib/multiverse/multiverse-clang.so,$(PREFIX)/include,$(PREFIX)/lib/multiverse/aarch64-linux-gnu,$(DESTDIR)$(PREFIX)/bin/aarch64-linux-gnu-multiverse-clang,$(CLANG_AARCH64) $(CLANG_MACROS)))
+	$(CROSS_INSTALL) install
+	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(PLUGINDIR)/multiverse-clang.so,$(INCLUDEDIR),$(PREFIX)/lib/aarch64-linux-gnu,$(D_BIN)/aarch64-linux-gnu-multiverse-clang,$(CLANG_AARCH64) $(CLANG_MACROS)))
+
+uninstall-aarch64: uninstall-clang
+	$(CROSS_INSTALL) uninstall
+	rm -f "$(D_BIN)/aarch64-linux-gnu-multiverse-clang"
+	-rmdir "$(D_LIB)/pkgconfig" "$(D_PLUGIN)" 2>/dev/null
 
 # The AArch64 suite, on an arm64 kernel under qemu-system-aarch64
 # (tests/qemu/setup.sh installs and downloads what it needs).
@@ -206,7 +286,7 @@ test-aarch64: aarch64
 	tests/qemu/setup.sh
 	tests/run --arch=aarch64
 
-.PHONY: aarch64 install-aarch64 test-aarch64
+.PHONY: aarch64 install-aarch64 uninstall-aarch64 test-aarch64
 
 # The runtime for musl (Debian's musl-tools): build/musl/libmultiverse.a
 # and .so, compiled against musl's headers through its gcc specs file, and

@@ -166,9 +166,17 @@ static void check_unit(void *, void *)
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *ver)
 {
 	if (!plugin_default_version_check(ver, &gcc_version)) {
-		error("multiverse: this plugin was built for GCC %s and cannot "
-		      "run in GCC %s; rebuild it with the plugin "
-		      "headers of this compiler", gcc_version.basever, ver->basever);
+		/* A point release keeps the version and changes the build
+		 * date, so both are told, and how the two builds differ. */
+		const char *how = strcmp(ver->basever, gcc_version.basever) ? "another version" :
+				  strcmp(ver->datestamp, gcc_version.datestamp) ? "another build of it" :
+				  "the same version, configured otherwise";
+		error("multiverse: this plugin was built for GCC %s (%s) and this "
+		      "compiler is %s, GCC %s (%s); rebuild and reinstall "
+		      "Multiverse with this compiler (%<make && make install%> in its "
+		      "source tree), or install the Multiverse package built for it",
+		      gcc_version.basever, gcc_version.datestamp, how,
+		      ver->basever, ver->datestamp);
 		return 1;
 	}
 	if (!parse_args(info))
