@@ -36,7 +36,7 @@ PLUGIN_SRC  := $(wildcard gcc/*.cc) gcc/arch/$(ARCH).cc
 PLUGIN_HDR  := $(wildcard gcc/*.h)
 RUNTIME_SRC := $(wildcard runtime/*.c) runtime/arch/$(ARCH).c
 RUNTIME_HDR := $(wildcard runtime/*.h runtime/arch/$(ARCH)*.h) include/multiverse.h \
-               common/descriptor.h
+               common/descriptor.h common/multiverse-version.h
 RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRC))
 FAULTS_OBJ  := $(patsubst runtime/%.c,$(B)/faults/%.o,$(RUNTIME_SRC))
 
@@ -209,7 +209,9 @@ install-clang: $(B)/multiverse-clang.so
 	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(PLUGINDIR)/multiverse-clang.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/multiverse-clang,$(CLANG_MACROS))
 
 # Exactly what install and install-clang put there; folders only if empty.
-uninstall: uninstall-clang
+# The Clang pieces are the build machine's (x86-64) alone, and go whether
+# or not Clang is still there.
+uninstall: $(if $(filter x86_64,$(ARCH)),uninstall-clang)
 	rm -f "$(D_BIN)/$(WRAPPER)" "$(DESTDIR)$(INCLUDEDIR)/multiverse.h" \
 	    "$(D_LIB)/libmultiverse.a" "$(D_LIB)/libmultiverse.so.$(MV_VERSION)" \
 	    "$(D_LIB)/$(SONAME)" "$(D_LIB)/libmultiverse.so" "$(D_LIB)/pkgconfig/multiverse.pc" \
@@ -275,7 +277,9 @@ install-aarch64: aarch64 $(if $(WITH_CLANG),install-clang)
 	$(CROSS_INSTALL) install
 	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(PLUGINDIR)/multiverse-clang.so,$(INCLUDEDIR),$(PREFIX)/lib/aarch64-linux-gnu,$(D_BIN)/aarch64-linux-gnu-multiverse-clang,$(CLANG_AARCH64) $(CLANG_MACROS)))
 
-uninstall-aarch64: uninstall-clang
+# (install-aarch64 installs the native Clang pieces, which the cross
+# Clang wrapper uses: `make uninstall` removes them.)
+uninstall-aarch64:
 	$(CROSS_INSTALL) uninstall
 	rm -f "$(D_BIN)/aarch64-linux-gnu-multiverse-clang"
 	-rmdir "$(D_LIB)/pkgconfig" "$(D_PLUGIN)" 2>/dev/null

@@ -34,7 +34,7 @@ command -v clang-19 >/dev/null 2>&1 || missing="$missing clang-19"
 command -v llvm-config-19 >/dev/null 2>&1 || missing="$missing llvm-19-dev"
 [ -f /usr/lib/llvm-19/include/clang/Sema/ParsedAttr.h ] || missing="$missing libclang-19-dev"
 # The install tests build a CMake project and use pkg-config.
-case " $* " in *" test "*)
+case " $* " in *" test"*)
 	command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
 	command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf" ;;
 esac
