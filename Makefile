@@ -27,6 +27,8 @@ WITH_MUSL   := $(wildcard $(MUSL_SPECS))
 
 # The runtime is built without the plugin: MULTIVERSE_LINK_RUNTIME gives it
 # the API's declarations rather than the header's no-op fallbacks.
+# CPPFLAGS, CFLAGS, CXXFLAGS and LDFLAGS, when given (a distribution's
+# hardening flags), come after ours.
 CFLAGS_RT  := -std=gnu11 -O2 -g -Wall -Wextra -fPIC -fvisibility=hidden \
               -Iinclude -Iruntime -Icommon -DMULTIVERSE_LINK_RUNTIME
 CXXFLAGS_P := -std=gnu++17 -O2 -g -Wall -fPIC -fno-rtti -fno-exceptions \
@@ -84,10 +86,10 @@ FORCE:
 
 $(B)/clang/%.o: clang/%.cpp $(CLANG_HDR) common/descriptor.h common/multiverse-version.h $(B)/clang.stamp
 	@mkdir -p $(dir $@)
-	$(CLANGXX) $(CXXFLAGS_CL) -c -o $@ $<
+	$(CLANGXX) $(CXXFLAGS_CL) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
 
 $(B)/multiverse-clang.so: $(CLANG_OBJ)
-	$(CLANGXX) -shared -o $@ $^
+	$(CLANGXX) -shared $(LDFLAGS) -Wl,--as-needed -o $@ $^
 
 $(B)/multiverse-clang: common/multiverse-cc.in common/multiverse-version.h
 	@mkdir -p $(B)
@@ -95,16 +97,16 @@ $(B)/multiverse-clang: common/multiverse-cc.in common/multiverse-version.h
 
 $(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) common/descriptor.h common/multiverse-version.h $(B)/gcc.stamp
 	@mkdir -p $(B)
-	$(CXX) $(CXXFLAGS_P) -shared -o $@ $(PLUGIN_SRC)
+	$(CXX) $(CXXFLAGS_P) $(CPPFLAGS) $(CXXFLAGS) -shared $(LDFLAGS) -o $@ $(PLUGIN_SRC)
 
 $(B)/runtime/%.o: runtime/%.c $(RUNTIME_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_RT) -c -o $@ $<
+	$(CC) $(CFLAGS_RT) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The runtime with fault injection (runtime/fault.h), for tests/faults only.
 $(B)/faults/%.o: runtime/%.c $(RUNTIME_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_RT) -DMV_FAULTS -c -o $@ $<
+	$(CC) $(CFLAGS_RT) $(CPPFLAGS) $(CFLAGS) -DMV_FAULTS -c -o $@ $<
 
 $(B)/libmultiverse-faults.a: $(FAULTS_OBJ)
 	rm -f $@
@@ -114,7 +116,7 @@ $(B)/libmultiverse-faults.a: $(FAULTS_OBJ)
 # need libmultiverse.so share it.
 $(B)/faults/lib/$(SONAME): $(FAULTS_OBJ)
 	@mkdir -p $(B)/faults/lib
-	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,$(SONAME) -o $@ $^
 
 $(B)/libmultiverse.a: $(RUNTIME_OBJ)
 	rm -f $@
@@ -125,17 +127,19 @@ $(B)/libmultiverse.a: $(RUNTIME_OBJ)
 # runs under its soname, libmultiverse.so.ABI; links find it as
 # libmultiverse.so.
 $(B)/$(SONAME): $(RUNTIME_OBJ)
-	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,$(SONAME) -o $@ $^
 
 %/libmultiverse.so: %/$(SONAME)
 	ln -sf $(SONAME) $@
 
 # A wrapper from the template: $(call wrapper,NAME,CC,PLUGIN,INCLUDE,LIBDIR,OUT[,FLAGS]),
 # FLAGS being options the compiler always gets (a cross target).  The
-# build-tree wrappers point at build/; the installed ones at PREFIX.
+# build-tree wrappers point at build/; the installed ones at PREFIX.  A
+# runtime in a folder the loader searches anyway gets no run path.
 wrapper = sed -e 's|@NAME@|$(1)|g' -e 's|@CC@|$(2)|g' -e 's|@PLUGIN@|$(3)|g' \
 	      -e 's|@VERSION@|$(MV_VERSION)|g' -e 's|@SONAME@|$(SONAME)|g' \
 	      -e 's|@INCLUDE@|$(4)|g' -e 's|@LIBDIR@|$(5)|g' -e 's| @FLAGS@|$(if $(7), $(7))|g' \
+	      -e 's|@RUNPATH@|$(if $(filter $(SYSTEM_LIBDIRS),$(5)),no,yes)|g' \
 	      common/multiverse-cc.in >"$(6)" && \
 	  chmod 755 "$(6)"
 
@@ -151,6 +155,7 @@ $(B)/multiverse-gcc: common/multiverse-cc.in common/multiverse-version.h
 #               linkers' name, and libmultiverse.a; pkgconfig/multiverse.pc
 #               (and multiverse-clang.pc); cmake/Multiverse/
 #   PLUGINDIR   PREFIX/lib/multiverse: the compiler plugins
+#   MANDIR      PREFIX/share/man: the wrappers' manual page
 # DESTDIR stages it all under another root (packages); paths may hold
 # spaces.  `make uninstall` with the same variables removes what install
 # put there.  The cross pieces go beside them (install-aarch64).
@@ -158,6 +163,7 @@ BINDIR     ?= $(PREFIX)/bin
 INCLUDEDIR ?= $(PREFIX)/include
 LIBDIR     ?= $(PREFIX)/lib
 PLUGINDIR  ?= $(PREFIX)/lib/multiverse
+MANDIR     ?= $(PREFIX)/share/man
 WRAPPER    ?= multiverse-gcc
 
 # pkg-config reads a space in a path as a separator unless escaped; a
@@ -187,6 +193,10 @@ D_BIN     = $(DESTDIR)$(BINDIR)
 D_LIB     = $(DESTDIR)$(LIBDIR)
 D_PLUGIN  = $(DESTDIR)$(PLUGINDIR)
 D_CMAKE   = $(DESTDIR)$(LIBDIR)/cmake/Multiverse
+D_MAN     = $(DESTDIR)$(MANDIR)/man1
+# One manual page for both wrappers, installed under each name; the
+# native install's alone (a cross install shares it).
+NATIVE    = $(filter multiverse-gcc,$(WRAPPER))
 
 install: all $(if $(WITH_CLANG),install-clang)
 	install -d "$(D_BIN)" "$(DESTDIR)$(INCLUDEDIR)" "$(D_LIB)/pkgconfig" "$(D_CMAKE)" "$(D_PLUGIN)"
@@ -200,6 +210,7 @@ install: all $(if $(WITH_CLANG),install-clang)
 	$(call cmake_file,dist/MultiverseConfig.cmake.in,$(D_CMAKE)/MultiverseConfig.cmake)
 	$(call cmake_file,dist/MultiverseConfigVersion.cmake.in,$(D_CMAKE)/MultiverseConfigVersion.cmake)
 	$(call wrapper,$(WRAPPER),$(CC),$(PLUGINDIR)/multiverse.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/$(WRAPPER))
+	$(if $(NATIVE),install -d "$(D_MAN)" && install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/")
 
 # The Clang plugin, wrapper and pkg-config file beside GCC's, when built.
 install-clang: $(B)/multiverse-clang.so
@@ -207,6 +218,7 @@ install-clang: $(B)/multiverse-clang.so
 	install -m 755 $(B)/multiverse-clang.so "$(D_PLUGIN)/"
 	$(call pc_file,multiverse-clang.so,Clang 19,$(D_LIB)/pkgconfig/multiverse-clang.pc)
 	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(PLUGINDIR)/multiverse-clang.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/multiverse-clang,$(CLANG_MACROS))
+	install -d "$(D_MAN)" && install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/multiverse-clang.1"
 
 # Exactly what install and install-clang put there; folders only if empty.
 # The Clang pieces are the build machine's (x86-64) alone, and go whether
@@ -216,12 +228,13 @@ uninstall: $(if $(filter x86_64,$(ARCH)),uninstall-clang)
 	    "$(D_LIB)/libmultiverse.a" "$(D_LIB)/libmultiverse.so.$(MV_VERSION)" \
 	    "$(D_LIB)/$(SONAME)" "$(D_LIB)/libmultiverse.so" "$(D_LIB)/pkgconfig/multiverse.pc" \
 	    "$(D_CMAKE)/MultiverseConfig.cmake" "$(D_CMAKE)/MultiverseConfigVersion.cmake" \
-	    "$(D_PLUGIN)/multiverse.so"
-	-rmdir "$(D_CMAKE)" "$(D_LIB)/cmake" "$(D_LIB)/pkgconfig" "$(D_PLUGIN)" 2>/dev/null
+	    "$(D_PLUGIN)/multiverse.so" $(if $(NATIVE),"$(D_MAN)/multiverse-gcc.1")
+	-rmdir "$(D_CMAKE)" "$(D_LIB)/cmake" "$(D_LIB)/pkgconfig" "$(D_PLUGIN)" \
+	    $(if $(NATIVE),"$(D_MAN)" "$(DESTDIR)$(MANDIR)") 2>/dev/null
 
 uninstall-clang:
 	rm -f "$(D_BIN)/multiverse-clang" "$(D_PLUGIN)/multiverse-clang.so" \
-	    "$(D_LIB)/pkgconfig/multiverse-clang.pc"
+	    "$(D_LIB)/pkgconfig/multiverse-clang.pc" "$(D_MAN)/multiverse-clang.1"
 
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
@@ -247,6 +260,25 @@ clean:
 	$(MAKE) -C examples/spinlock clean
 
 .PHONY: all faults install install-clang uninstall uninstall-clang test test-host demo clean
+
+# Debian packages (dist/debian/): multiverse, multiverse-clang,
+# libmultiverse0 and libmultiverse-dev, built by dpkg-buildpackage from a
+# copy of this tree in DEBDIR, which gets the .deb files; then lintian,
+# which must report no error.  ./make.sh deb installs the tools.
+DEBDIR ?= $(B)/deb
+DEBSRC  = $(DEBDIR)/multiverse-$(MV_VERSION)
+deb:
+	@for t in dpkg-buildpackage dh lintian; do command -v $$t >/dev/null || \
+	    { echo "make deb: no $$t: install dpkg-dev, debhelper and lintian (./make.sh deb does)" >&2; exit 1; }; done
+	@v=$$(dpkg-parsechangelog -l dist/debian/changelog -S Version); [ "$$v" = $(MV_VERSION) ] || \
+	    { echo "make deb: dist/debian/changelog is at $$v, Multiverse at $(MV_VERSION): add an entry for $(MV_VERSION)" >&2; exit 1; }
+	rm -rf "$(DEBDIR)" && mkdir -p "$(DEBSRC)"
+	tar -cf - --exclude=./$(B) --exclude=./.git . | tar -xf - -C "$(DEBSRC)"
+	cp -R dist/debian "$(DEBSRC)/debian"
+	cd "$(DEBSRC)" && dpkg-buildpackage -b -us -uc -jauto
+	lintian --fail-on error "$(DEBDIR)"/multiverse_$(MV_VERSION)_*.changes
+
+.PHONY: deb
 
 # The AArch64 cross build: the same plugin sources built for the cross
 # compiler's target (it still runs on this machine), the runtime built by

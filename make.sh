@@ -12,6 +12,7 @@
 #                       the same PREFIX
 #   ./make.sh musl      the runtime for musl and build/multiverse-musl-gcc
 #   ./make.sh musl-libc the runtime for musl's own libc.a and libc.so
+#   ./make.sh deb       Debian packages in build/deb (dist/debian/)
 set -e
 cd "$(dirname "$0")"
 
@@ -33,10 +34,14 @@ fi
 command -v clang-19 >/dev/null 2>&1 || missing="$missing clang-19"
 command -v llvm-config-19 >/dev/null 2>&1 || missing="$missing llvm-19-dev"
 [ -f /usr/lib/llvm-19/include/clang/Sema/ParsedAttr.h ] || missing="$missing libclang-19-dev"
-# The install tests build a CMake project and use pkg-config.
-case " $* " in *" test"*)
+# The install tests build a CMake project and use pkg-config; the deb
+# tests and make deb build Debian packages and check them with lintian.
+case " $* " in *" test"*|*" deb "*)
 	command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
-	command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf" ;;
+	command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf"
+	command -v dpkg-buildpackage >/dev/null 2>&1 || missing="$missing dpkg-dev"
+	command -v dh >/dev/null 2>&1 || missing="$missing debhelper"
+	command -v lintian >/dev/null 2>&1 || missing="$missing lintian" ;;
 esac
 # The musl runtime (make musl), which `make test` builds and tests.
 case " $* " in *" test "*|*" musl "*|*" musl-libc "*)
