@@ -62,13 +62,23 @@ struct Place {
 	std::string name;             /* cfgs[1].inner.level */
 };
 
+/* An object's size, or "to the end" where the type has none here (an
+ * extern array of unknown bound, an incomplete struct, a template's
+ * dependent type): what overlaps it is then anything after its start. */
+uint64_t size_of(QualType t, ASTContext &ctx)
+{
+	if (t->isIncompleteType() || t->isDependentType())
+		return UINT64_MAX / 2;
+	return ctx.getTypeSizeInChars(t).getQuantity();
+}
+
 Place place_of(const Expr *e, ASTContext &ctx)
 {
 	Place p;
 	e = e->IgnoreParens();
 	if (const auto *m = dyn_cast<MemberExpr>(e)) {
 		const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
-		if (m->isArrow() || !f) {
+		if (m->isArrow() || !f || f->getParent()->isDependentContext()) {
 			p.root = m->isArrow() ? Place::POINTER : Place::OTHER;
 			return p;
 		}
@@ -76,7 +86,7 @@ Place place_of(const Expr *e, ASTContext &ctx)
 		if (!p.run_time_index) {
 			p.from += ctx.getASTRecordLayout(f->getParent())
 					  .getFieldOffset(f->getFieldIndex()) / 8;
-			p.to = p.from + ctx.getTypeSizeInChars(f->getType()).getQuantity();
+			p.to = p.from + size_of(f->getType(), ctx);
 		}
 		if (!f->getName().empty())
 			p.name += "." + f->getName().str();
@@ -96,8 +106,8 @@ Place place_of(const Expr *e, ASTContext &ctx)
 			return p;
 		}
 		int64_t i = index.Val.getInt().getExtValue();
-		p.from += i * ctx.getTypeSizeInChars(a->getType()).getQuantity();
-		p.to = p.from + ctx.getTypeSizeInChars(a->getType()).getQuantity();
+		p.from += i * size_of(a->getType(), ctx);
+		p.to = p.from + size_of(a->getType(), ctx);
 		p.name += "[" + std::to_string(i) + "]";
 		return p;
 	}
@@ -108,7 +118,7 @@ Place place_of(const Expr *e, ASTContext &ctx)
 		p.root = !v->hasGlobalStorage() ? Place::LOCAL :
 			 v->getTLSKind() != VarDecl::TLS_None ? Place::THREAD : Place::GLOBAL;
 		p.object = v->getCanonicalDecl();
-		p.to = ctx.getTypeSizeInChars(v->getType()).getQuantity();
+		p.to = size_of(v->getType(), ctx);
 		p.name = v->getName().str();
 		return p;
 	}
@@ -200,8 +210,10 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	void note(std::vector<std::pair<Place, SourceLocation>> &list, const Expr *e,
 		  SourceLocation at)
 	{
+		if (!fn)
+			return;
 		Place p = place_of(e, ctx);
-		if (fn && p.root == Place::GLOBAL)
+		if (p.root == Place::GLOBAL)
 			list.push_back({ p, at });
 	}
 
