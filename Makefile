@@ -13,6 +13,9 @@ B        := build
 PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
 # The target's architecture picks runtime/arch/ and gcc/arch/ files.
 ARCH     := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
+# C++ (multiverse-g++): g++ runs the same plugin, when it is the C
+# compiler's build for the same target (not for a cross C compiler).
+WITH_CXX := $(if $(filter $(shell $(CC) -dumpmachine),$(shell $(CXX) -dumpmachine 2>/dev/null)),yes)
 
 # musl (`make musl`, further down): its gcc specs file, the kernel headers
 # the runtime needs beside musl's.
@@ -67,6 +70,7 @@ CXXFLAGS_CL := -DNDEBUG -std=c++17 -O2 -g -Wall -fPIC -fno-rtti -Icommon \
                $(if $(WITH_CLANG),$(shell $(LLVM_CONFIG) --cxxflags))
 
 all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/libmultiverse.so $(B)/multiverse-gcc \
+     $(if $(WITH_CXX),$(B)/multiverse-g++) \
      $(if $(WITH_CLANG),$(B)/multiverse-clang.so $(B)/multiverse-clang)
 
 # A plugin runs only in the compiler it was built for, down to the build: a
@@ -147,8 +151,13 @@ $(B)/multiverse-gcc: common/multiverse-cc.in common/multiverse-version.h
 	@mkdir -p $(B)
 	$(call wrapper,multiverse-gcc,$(CC),$(abspath $(B))/multiverse.so,$(abspath include),$(abspath $(B)),$@)
 
+$(B)/multiverse-g++: common/multiverse-cc.in common/multiverse-version.h
+	@mkdir -p $(B)
+	$(call wrapper,multiverse-g++,$(CXX),$(abspath $(B))/multiverse.so,$(abspath include),$(abspath $(B)),$@)
+
 # install: the standard layout.
-#   BINDIR      PREFIX/bin: the wrappers
+#   BINDIR      PREFIX/bin: the wrappers (multiverse-gcc, multiverse-g++,
+#               multiverse-clang)
 #   INCLUDEDIR  PREFIX/include: multiverse.h
 #   LIBDIR      PREFIX/lib (a Debian package: /usr/lib/<multiarch>): the
 #               runtime, libmultiverse.so.VERSION with its soname and the
@@ -211,6 +220,8 @@ install: all $(if $(WITH_CLANG),install-clang)
 	$(call cmake_file,dist/MultiverseConfigVersion.cmake.in,$(D_CMAKE)/MultiverseConfigVersion.cmake)
 	$(call wrapper,$(WRAPPER),$(CC),$(PLUGINDIR)/multiverse.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/$(WRAPPER))
 	$(if $(NATIVE),install -d "$(D_MAN)" && install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/")
+	$(if $(and $(NATIVE),$(WITH_CXX)),$(call wrapper,multiverse-g++,$(CXX),$(PLUGINDIR)/multiverse.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/multiverse-g++) && \
+	    install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/multiverse-g++.1")
 
 # The Clang plugin, wrapper and pkg-config file beside GCC's, when built.
 install-clang: $(B)/multiverse-clang.so
@@ -228,7 +239,8 @@ uninstall: $(if $(filter x86_64,$(ARCH)),uninstall-clang)
 	    "$(D_LIB)/libmultiverse.a" "$(D_LIB)/libmultiverse.so.$(MV_VERSION)" \
 	    "$(D_LIB)/$(SONAME)" "$(D_LIB)/libmultiverse.so" "$(D_LIB)/pkgconfig/multiverse.pc" \
 	    "$(D_CMAKE)/MultiverseConfig.cmake" "$(D_CMAKE)/MultiverseConfigVersion.cmake" \
-	    "$(D_PLUGIN)/multiverse.so" $(if $(NATIVE),"$(D_MAN)/multiverse-gcc.1")
+	    "$(D_PLUGIN)/multiverse.so" $(if $(NATIVE),"$(D_MAN)/multiverse-gcc.1" \
+	    "$(D_BIN)/multiverse-g++" "$(D_MAN)/multiverse-g++.1")
 	-rmdir "$(D_CMAKE)" "$(D_LIB)/cmake" "$(D_LIB)/pkgconfig" "$(D_PLUGIN)" \
 	    $(if $(NATIVE),"$(D_MAN)" "$(DESTDIR)$(MANDIR)") 2>/dev/null
 
@@ -264,7 +276,7 @@ clean:
 # Debian packages (dist/debian/): multiverse, multiverse-clang,
 # libmultiverse0 and libmultiverse-dev, built by dpkg-buildpackage from a
 # copy of this tree in DEBDIR, which gets the .deb files; then lintian,
-# which must report no error.  ./make.sh deb installs the tools.
+# which must report no error and no warning.  ./make.sh deb installs the tools.
 DEBDIR ?= $(B)/deb
 DEBSRC  = $(DEBDIR)/multiverse-$(MV_VERSION)
 deb:
@@ -276,7 +288,7 @@ deb:
 	tar -cf - --exclude=./$(B) --exclude=./.git . | tar -xf - -C "$(DEBSRC)"
 	cp -R dist/debian "$(DEBSRC)/debian"
 	cd "$(DEBSRC)" && dpkg-buildpackage -b -us -uc -jauto
-	lintian --fail-on error "$(DEBDIR)"/multiverse_$(MV_VERSION)_*.changes
+	lintian --fail-on error,warning "$(DEBDIR)"/multiverse_$(MV_VERSION)_*.changes
 
 .PHONY: deb
 

@@ -120,6 +120,15 @@ struct MultiverseAttr : ParsedAttrInfo {
 
 	AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &A) const override
 	{
+		/* The passes find declarations by their C names; C++'s are
+		 * mangled, and inline functions and templates need COMDAT
+		 * groups the descriptors do not have here yet. */
+		if (S.getLangOpts().CPlusPlus) {
+			error(S, A.getLoc(), "multiverse: '" +
+			      cast<NamedDecl>(D)->getQualifiedNameAsString() + "': the Clang "
+			      "plugin compiles C only; compile C++ with GCC (multiverse-g++)");
+			return AttributeNotApplied;
+		}
 		/* a variable or a member: what the checks need of either */
 		const auto *V = dyn_cast<ValueDecl>(D);
 		if (V && !isa<VarDecl>(V) && !isa<FieldDecl>(V))

@@ -6,6 +6,12 @@
  * .pushsection/.popsection so GCC's idea of the current section stays
  * true for what it emits afterwards (debug info, for one).
  *
+ * A function in a COMDAT group (a C++ inline function, a template's
+ * instance) is kept from one unit only, and the linker drops the other
+ * units' copies, variants included.  What describes such a function, and
+ * the call sites in it, goes into sections of its group, so that it is
+ * kept or dropped with the code it names.
+ *
  * Each unit that uses the attribute also gets a constructor that registers
  * its module (the executable or shared object it is linked into) with the
  * runtime, through the module's hidden __start_/__stop_ section bounds,
@@ -53,12 +59,28 @@ void quad_switch(const_tree sw)
 	fputc('\n', out);
 }
 
+/* The COMDAT group of a function, or NULL. */
+const char *group_of(tree decl)
+{
+	symtab_node *n = symtab_node::get(decl);
+	return n && n->get_comdat_group() ? IDENTIFIER_POINTER(n->get_comdat_group_id()) : NULL;
+}
+
+void push_section(const char *name, const char *flags, const char *group)
+{
+	if (group)
+		fprintf(out, "\t.pushsection %s,\"%sG\",@progbits,%s,comdat\n",
+			name, flags, group);
+	else
+		fprintf(out, "\t.pushsection %s,\"%s\"\n", name, flags);
+}
+
 /* Emits name as a string and returns its label number. */
-unsigned string_label(const char *name)
+unsigned string_label(const char *name, const char *group = NULL)
 {
 	unsigned id = next_id++;
-	fprintf(out, "\t.pushsection .rodata.multiverse,\"a\"\n"
-		".LMVN%u:\n\t.string \"%s\"\n\t.popsection\n", id, name);
+	push_section(".rodata.multiverse", "a", group);
+	fprintf(out, ".LMVN%u:\n\t.string \"%s\"\n\t.popsection\n", id, name);
 	return id;
 }
 
@@ -86,7 +108,8 @@ unsigned emit_variants(const mv_function &f, unsigned *count)
 {
 	std::vector<std::pair<tree, unsigned>> records;  /* body, guards label */
 	std::vector<size_t> sizes;
-	fputs("\t.pushsection .data.rel.ro.multiverse,\"aw\"\n\t.balign 8\n", out);
+	push_section(".data.rel.ro.multiverse", "aw", group_of(f.decl));
+	fputs("\t.balign 8\n", out);
 	for (const mv_variant &v : f.variants) {
 		if (!TREE_ASM_WRITTEN(v.decl))
 			continue;
@@ -116,10 +139,12 @@ unsigned emit_variants(const mv_function &f, unsigned *count)
 
 void emit_function(const mv_function &f)
 {
-	unsigned name = string_label(mv_name(f.decl));
+	const char *group = group_of(f.decl);
+	unsigned name = string_label(mv_name(f.decl), group);
 	unsigned count;
 	unsigned variants = emit_variants(f, &count);
-	fprintf(out, "\t.pushsection " MV_SECTION_FN ",\"aw\"\n\t.balign 8\n");
+	push_section(MV_SECTION_FN, "aw", group);
+	fputs("\t.balign 8\n", out);
 	quad_sym(f.decl);
 	fprintf(out, "\t.quad\t.LMVN%u\n\t.quad\t.LMVE%u\n\t.quad\t.LMVV%u\n"
 		"\t.long\t%u, %u\n\t.popsection\n", name, f.entry_label,
@@ -128,15 +153,18 @@ void emit_function(const mv_function &f)
 
 void emit_sites(void)
 {
-	fprintf(out, "\t.pushsection " MV_SECTION_SITE ",\"aw\"\n\t.balign 8\n");
+	/* the section, for its bounds, even if every site is in a group */
+	fprintf(out, "\t.pushsection " MV_SECTION_SITE ",\"aw\"\n\t.balign 8\n"
+		"\t.popsection\n");
 	for (const mv_site &s : mv_sites) {
-		fprintf(out, "\t.quad\t.LMVS%u\n", s.label);
+		push_section(MV_SECTION_SITE, "aw", group_of(s.in));
+		fprintf(out, "\t.balign 8\n\t.quad\t.LMVS%u\n", s.label);
 		if (TREE_CODE(s.callee) == FUNCTION_DECL)
 			quad_sym(s.callee);
 		else
 			quad_switch(s.callee);
+		fputs("\t.popsection\n", out);
 	}
-	fputs("\t.popsection\n", out);
 }
 
 tree hidden_extern_addr(const char *name)

@@ -86,9 +86,20 @@ mv_function *mv_find_function(const_tree decl)
 	return NULL;
 }
 
+/* The name users see: in C++ qualified, and a function's with its
+ * parameter types, which tell overloads apart (ns::f(int)); kept as an
+ * identifier, since the front end reuses its buffers. */
 const char *mv_name(const_tree decl)
 {
-	return IDENTIFIER_POINTER(DECL_NAME(decl));
+	tree d = const_cast<tree>(decl);
+	std::string name = lang_hooks.decl_printable_name(d, 1);
+	if (TREE_CODE(decl) == FUNCTION_DECL) {
+		/* "virtual int ns::f(int)": from the qualified name on */
+		const char *full = lang_hooks.decl_printable_name(d, 2);
+		if (const char *from = strstr(full, name.c_str()))
+			name = from;
+	}
+	return IDENTIFIER_POINTER(get_identifier(name.c_str()));
 }
 
 static void register_pass(struct plugin_name_args *info, opt_pass *pass,

@@ -43,6 +43,7 @@ struct mv_function {
 struct mv_site {
 	unsigned label;
 	tree callee;                      /* FUNCTION_DECL or fn-pointer switch */
+	tree in;                          /* the function the call is in */
 };
 
 /* attribute.cc */

@@ -112,7 +112,7 @@ struct sites_pass : public rtl_opt_pass {
 			unsigned n = next_label++;
 			emit_asm_before(i, ".LMVS" + std::to_string(n) + ":",
 					INSN_LOCATION(i));
-			mv_sites.push_back({ n, callee });
+			mv_sites.push_back({ n, callee, current_function_decl });
 			mv_keep(callee);
 		}
 		return 0;

@@ -156,6 +156,56 @@ static inline const char *multiverse_version(void) { return ""; }
 
 #ifdef __cplusplus
 }
+
+/* C++ converts no function pointer to void * implicitly, and a member
+ * function's pointer is no address: these overloads take a function, or
+ * a non-virtual member function, as it is named:
+ *     multiverse_commit_fn(&Widget::cost);
+ *     multiverse_is_committed(static_cast<int (*)(int)>(util::over));
+ * A virtual member function's pointer names no one function: it gives a
+ * NULL address, which the runtime refuses with -EINVAL. */
+#include <cstring>
+#include <type_traits>
+
+namespace multiverse_detail {
+template <typename R, typename... A> inline void *address(R (*fn)(A...))
+{
+	return reinterpret_cast<void *>(fn);
+}
+template <typename R, typename... A> inline void *address(R (*fn)(A..., ...))
+{
+	return reinterpret_cast<void *>(fn);
+}
+/* The Itanium C++ ABI's member-function pointer: {ptr, adj}.  A virtual
+ * one has ptr's low bit set, or on ARM and AArch64 adj's; otherwise ptr
+ * is the function's address. */
+template <typename C, typename M> inline void *address(M C::*pm)
+{
+	static_assert(std::is_function<M>::value, "a member function, not a data member");
+	struct { unsigned long ptr; long adj; } r;
+	static_assert(sizeof pm == sizeof r, "an Itanium C++ ABI member-function pointer");
+	std::memcpy(&r, &pm, sizeof r);
+#if defined(__aarch64__) || defined(__arm__)
+	bool is_virtual = r.adj & 1;
+#else
+	bool is_virtual = r.ptr & 1;
+#endif
+	return is_virtual ? nullptr : reinterpret_cast<void *>(r.ptr);
+}
+} // namespace multiverse_detail
+
+#define MULTIVERSE_FN_OVERLOADS_(R, api) \
+	template <typename T, typename... A> inline R api(T (*fn)(A...)) \
+	{ return api(multiverse_detail::address(fn)); } \
+	template <typename T, typename... A> inline R api(T (*fn)(A..., ...)) \
+	{ return api(multiverse_detail::address(fn)); } \
+	template <typename C, typename M> inline R api(M C::*fn) \
+	{ return api(multiverse_detail::address(fn)); }
+MULTIVERSE_FN_OVERLOADS_(int, multiverse_commit_fn)
+MULTIVERSE_FN_OVERLOADS_(int, multiverse_revert_fn)
+MULTIVERSE_FN_OVERLOADS_(int, multiverse_is_committed)
+MULTIVERSE_FN_OVERLOADS_(const struct mv_info_fn *, multiverse_info_fn)
+#undef MULTIVERSE_FN_OVERLOADS_
 #endif
 
 #endif

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Runs in the scratch root of scratch-root.sh, with the packages in
-# /tmp/debs and tests/install in /tmp/check/install: installs them with
-# dpkg, builds tests/install/app.c every way the packages offer (each
-# wrapper, pkg-config, CMake with each compiler) and runs it, then
+# /tmp/debs, tests/install in /tmp/check/install and tests/cxx/overloads.cc
+# in /tmp/check: installs them with dpkg, builds tests/install/app.c every
+# way the packages offer (each wrapper, pkg-config, CMake with each
+# compiler) and the C++ program with multiverse-g++, and runs them, then
 # removes them and checks that nothing of theirs is left.  Prints what
 # failed; exits 1 if anything did.
 set -u
@@ -28,7 +29,8 @@ done
 # the ldconfig trigger put the runtime into the loader's cache
 ldconfig -p | grep -q "libmultiverse.so.0 .*=> .*/lib/$ma/libmultiverse.so.0\$" ||
 	fail "libmultiverse.so.0 is not in the loader's cache"
-[ -f /usr/share/man/man1/multiverse-gcc.1.gz ] && [ -f /usr/share/man/man1/multiverse-clang.1.gz ] ||
+[ -f /usr/share/man/man1/multiverse-gcc.1.gz ] && [ -f /usr/share/man/man1/multiverse-g++.1.gz ] &&
+	[ -f /usr/share/man/man1/multiverse-clang.1.gz ] ||
 	fail "no manual page"
 
 # A program from a system-wide install loads the runtime from the
@@ -43,6 +45,8 @@ runs() { # name program
 for cc in gcc clang; do
 	step "multiverse-$cc" multiverse-$cc -O2 -o $w/app-$cc $app && runs "multiverse-$cc app" $w/app-$cc
 done
+step "multiverse-g++" multiverse-g++ -O2 -I/tmp/check -o $w/overloads /tmp/check/overloads.cc &&
+	step "multiverse-g++ program runs" $w/overloads
 for pc in multiverse:gcc-12 multiverse-clang:clang-19; do
 	name=${pc%:*} cc=${pc#*:}
 	flags=$(pkg-config --cflags --libs $name) || { fail "pkg-config $name"; continue; }

@@ -38,7 +38,8 @@ mount --rbind /dev "$r/dev"
 mkdir -p "$r/tmp/debs" "$r/tmp/check"
 cp "$debs"/*.deb "$r/tmp/debs/"
 rm -f "$r"/tmp/debs/*-dbgsym_*.deb
-cp -R "$here/check.sh" "$here/../install" "$r/tmp/check/"
+cp -R "$here/check.sh" "$here/../install" "$here/../cxx/overloads.cc" \
+	"$here/../e2e/check.h" "$r/tmp/check/"
 chroot "$r" /usr/bin/env -i PATH=/usr/bin:/usr/sbin HOME=/root LC_ALL=C \
 	/bin/sh /tmp/check/check.sh
 ' sh "$debs" "$here"
