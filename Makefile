@@ -157,14 +157,14 @@ $(B)/multiverse-g++: common/multiverse-cc.in common/multiverse-version.h
 
 # install: the standard layout.
 #   BINDIR      PREFIX/bin: the wrappers (multiverse-gcc, multiverse-g++,
-#               multiverse-clang)
+#               multiverse-clang) and multiverse-inspect
 #   INCLUDEDIR  PREFIX/include: multiverse.h
 #   LIBDIR      PREFIX/lib (a Debian package: /usr/lib/<multiarch>): the
 #               runtime, libmultiverse.so.VERSION with its soname and the
 #               linkers' name, and libmultiverse.a; pkgconfig/multiverse.pc
 #               (and multiverse-clang.pc); cmake/Multiverse/
 #   PLUGINDIR   PREFIX/lib/multiverse: the compiler plugins
-#   MANDIR      PREFIX/share/man: the wrappers' manual page
+#   MANDIR      PREFIX/share/man: the manual pages
 # DESTDIR stages it all under another root (packages); paths may hold
 # spaces.  `make uninstall` with the same variables removes what install
 # put there.  The cross pieces go beside them (install-aarch64).
@@ -220,6 +220,8 @@ install: all $(if $(WITH_CLANG),install-clang)
 	$(call cmake_file,dist/MultiverseConfigVersion.cmake.in,$(D_CMAKE)/MultiverseConfigVersion.cmake)
 	$(call wrapper,$(WRAPPER),$(CC),$(PLUGINDIR)/multiverse.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/$(WRAPPER))
 	$(if $(NATIVE),install -d "$(D_MAN)" && install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/")
+	$(if $(NATIVE),install -m 755 tools/multiverse-inspect "$(D_BIN)/" && \
+	    install -m 644 docs/man/multiverse-inspect.1 "$(D_MAN)/")
 	$(if $(and $(NATIVE),$(WITH_CXX)),$(call wrapper,multiverse-g++,$(CXX),$(PLUGINDIR)/multiverse.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/multiverse-g++) && \
 	    install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/multiverse-g++.1")
 
@@ -240,7 +242,8 @@ uninstall: $(if $(filter x86_64,$(ARCH)),uninstall-clang)
 	    "$(D_LIB)/$(SONAME)" "$(D_LIB)/libmultiverse.so" "$(D_LIB)/pkgconfig/multiverse.pc" \
 	    "$(D_CMAKE)/MultiverseConfig.cmake" "$(D_CMAKE)/MultiverseConfigVersion.cmake" \
 	    "$(D_PLUGIN)/multiverse.so" $(if $(NATIVE),"$(D_MAN)/multiverse-gcc.1" \
-	    "$(D_BIN)/multiverse-g++" "$(D_MAN)/multiverse-g++.1")
+	    "$(D_BIN)/multiverse-g++" "$(D_MAN)/multiverse-g++.1" \
+	    "$(D_BIN)/multiverse-inspect" "$(D_MAN)/multiverse-inspect.1")
 	-rmdir "$(D_CMAKE)" "$(D_LIB)/cmake" "$(D_LIB)/pkgconfig" "$(D_PLUGIN)" \
 	    $(if $(NATIVE),"$(D_MAN)" "$(DESTDIR)$(MANDIR)") 2>/dev/null
 

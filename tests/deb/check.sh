@@ -45,6 +45,8 @@ runs() { # name program
 for cc in gcc clang; do
 	step "multiverse-$cc" multiverse-$cc -O2 -o $w/app-$cc $app && runs "multiverse-$cc app" $w/app-$cc
 done
+multiverse-inspect $w/app-gcc >$w/out 2>&1 && grep -q "mode_cost at" $w/out ||
+	{ fail "multiverse-inspect $w/app-gcc"; sed 's/^/  | /' $w/out; }
 step "multiverse-g++" multiverse-g++ -O2 -I/tmp/check -o $w/overloads /tmp/check/overloads.cc &&
 	step "multiverse-g++ program runs" $w/overloads
 for pc in multiverse:gcc-12 multiverse-clang:clang-19; do

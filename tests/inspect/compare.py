@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Runs PROGRAM (program.c, built), which commits, reports itself through
+the API (report.h) and waits; meanwhile runs multiverse-inspect on the
+process and on the files, and checks that both views agree.
+
+  compare.py INSPECT PROGRAM LIBRARY
+"""
+import json
+import subprocess
+import sys
+
+inspect, program, library = sys.argv[1:4]
+failures = []
+
+
+def fail(text):
+    failures.append(text)
+
+
+def run_inspect(*args):
+    r = subprocess.run([sys.executable, inspect, *args], capture_output=True, text=True)
+    if r.returncode:
+        fail(f"multiverse-inspect {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()}")
+        return None
+    return r.stdout
+
+
+p = subprocess.Popen([program], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+fns, variables = {}, {}
+for line in p.stdout:
+    f = line.rstrip("\n").split("\t")
+    if f[0] == "ready":
+        break
+    if f[0] == "error":
+        fail(f"the program: {f[1]}")
+    elif f[0] == "fn":
+        fns[f[1]] = dict(generic=int(f[2], 16), active=int(f[3], 16), committed=int(f[4]),
+                         variants=int(f[5]), sites=int(f[6]), inlined=int(f[7]),
+                         skipped=int(f[8]))
+    elif f[0] == "var":
+        variables[f[1]] = dict(address=int(f[2], 16), value=int(f[3]), sites=int(f[4]))
+live_text = run_inspect("--pid", str(p.pid))
+live = run_inspect("--json", "--pid", str(p.pid))
+p.stdin.close()
+if p.wait():
+    fail(f"the program exited with {p.returncode}")
+if len(fns) != 5 or len(variables) != 6:
+    fail(f"the program reported {len(fns)} functions and {len(variables)} switches, not 5 and 6")
+
+if live:
+    modules = json.loads(live)["modules"]
+    names = [m["module"] for m in modules]
+    if len(modules) != 2:
+        fail(f"the process has 2 modules with descriptors, the inspector found {names}")
+    ifns = {f["name"]: f for m in modules for f in m["functions"]}
+    iswitches = {s["name"]: s for m in modules for s in m["switches"]}
+    sites = [s for m in modules for s in m["sites"]]
+    for name, api in fns.items():
+        f = ifns.get(name)
+        if not f:
+            fail(f"function {name}: not found by the inspector")
+            continue
+        mine = [s for s in sites if s["callee"] == name]
+        states = {k: sum(s["state"] == k for s in mine) for k in ("original", "patched", "inlined")}
+        seen = dict(generic=f["generic"], active=f["active"], committed=int(f["committed"]),
+                    variants=len(f["variants"]), sites=len(mine), inlined=states["inlined"])
+        for k, v in seen.items():
+            if api[k] != v:
+                fail(f"function {name}: {k} is {api[k]:#x} by the API, {v:#x} by the inspector")
+        patched = api["sites"] - api["inlined"] - api["skipped"] if api["committed"] else 0
+        if states["patched"] != patched:
+            fail(f"function {name}: {patched} sites patched by the API, {states} by the inspector")
+    for name, api in variables.items():
+        s = iswitches.get(name)
+        if not s:
+            fail(f"switch {name}: not found by the inspector")
+            continue
+        if s["address"] != api["address"] or s["value"] != api["value"]:
+            fail(f"switch {name}: at {api['address']:#x} holds {api['value']} by the API; "
+                 f"at {s['address']:#x} holds {s['value']} by the inspector")
+        if s["function_pointer"]:
+            through = [t for t in sites if t["callee"] == name]
+            if len(through) != api["sites"] or any(t["state"] == "original" for t in through):
+                fail(f"switch {name}: {api['sites']} bound sites by the API, "
+                     f"{[t['state'] for t in through]} by the inspector")
+    if live_text:
+        for name in list(fns) + list(variables):
+            if name not in live_text:
+                fail(f"the text view does not show {name}")
+
+# From the files alone: the same functions, variants and sites.
+for path, expect in ((program, ("by_width", "by_level", "by_tracked", "tiny")),
+                     (library, ("lib_scale",))):
+    out = run_inspect("--json", path)
+    if not out:
+        continue
+    (m,) = json.loads(out)["modules"]
+    got = {f["name"]: f for f in m["functions"]}
+    if sorted(got) != sorted(expect):
+        fail(f"{path}: functions {sorted(got)}, expected {sorted(expect)}")
+    for name in expect:
+        if name in got and len(got[name]["variants"]) != fns.get(name, {}).get("variants"):
+            fail(f"{path}: {name} has {len(got[name]['variants'])} variants in the file")
+        n = sum(s["callee"] == name for s in m["sites"])
+        if name in fns and n != fns[name]["sites"]:
+            fail(f"{path}: {n} sites call {name} in the file, {fns[name]['sites']} by the API")
+    if "live" in out and json.loads(out)["live"]:
+        fail(f"{path}: a file's view is not live")
+
+for f in failures:
+    print(f)
+print(f"{len(fns)} functions, {len(variables)} switches compared; {len(failures)} mismatches")
+sys.exit(1 if failures else 0)
