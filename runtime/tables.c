@@ -11,6 +11,11 @@
 
 struct mv_tables mv;
 
+/* debug.c's record for tools outside the process describes these tables;
+ * a static link takes it only if something here refers to it. */
+extern const char __multiverse_debug[];
+__attribute__((used)) static const void *const keep_debug_record = __multiverse_debug;
+
 /* A record's key words and its place: the tables sort these, then move
  * each record once, since records are large and a module's sites come in
  * many short runs (calls to two callees, interleaved). */

@@ -45,6 +45,8 @@ live = run_inspect("--json", "--pid", str(p.pid))
 p.stdin.close()
 if p.wait():
     fail(f"the program exited with {p.returncode}")
+if sum(f["skipped"] for f in fns.values()) != 1:
+    fail("the program's rewritten site is not the one site the runtime skipped")
 if len(fns) != 5 or len(variables) != 6:
     fail(f"the program reported {len(fns)} functions and {len(variables)} switches, not 5 and 6")
 
@@ -62,9 +64,11 @@ if live:
             fail(f"function {name}: not found by the inspector")
             continue
         mine = [s for s in sites if s["callee"] == name]
-        states = {k: sum(s["state"] == k for s in mine) for k in ("original", "patched", "inlined")}
+        states = {k: sum(s["state"] == k for s in mine)
+                  for k in ("original", "patched", "inlined", "skipped")}
         seen = dict(generic=f["generic"], active=f["active"], committed=int(f["committed"]),
-                    variants=len(f["variants"]), sites=len(mine), inlined=states["inlined"])
+                    variants=len(f["variants"]), sites=len(mine), inlined=states["inlined"],
+                    skipped=states["skipped"])
         for k, v in seen.items():
             if api[k] != v:
                 fail(f"function {name}: {k} is {api[k]:#x} by the API, {v:#x} by the inspector")

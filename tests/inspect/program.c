@@ -3,8 +3,18 @@
  * at their sites, calls through a function-pointer switch, and a shared
  * library: the program commits, reports itself through the API and
  * waits on standard input while compare.py inspects it. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 #include "report.h"
+#include "../../common/descriptor.h"
+
+extern const struct mv_desc_site __start___multiverse_site[]
+	__attribute__((visibility("hidden")));
+extern const struct mv_desc_site __stop___multiverse_site[]
+	__attribute__((visibility("hidden")));
 
 enum level { LOW, MID, HIGH };
 
@@ -32,6 +42,34 @@ __attribute__((noinline)) int use(int x)
 	return by_width(x) + by_level(x) + by_tracked(x) + tiny() + hook(x) + lib_use(x);
 }
 __attribute__((noinline)) int tail(int x) { return by_level(x); }
+__attribute__((noinline)) int other(int x) { __asm__ volatile(""); return x; }
+__attribute__((noinline)) int rewritten(int x) { return by_width(x) + 1; }
+
+/* The program itself makes rewritten()'s call go to other(), after the
+ * runtime has read the code: commit must leave that site alone. */
+static int redirect_site(void)
+{
+#ifdef __x86_64__
+	for (const struct mv_desc_site *s = __start___multiverse_site;
+	     s < __stop___multiverse_site; s++) {
+		uint8_t *p = s->site, call[5];
+		if (s->callee != (void *)by_width || p < (uint8_t *)rewritten ||
+		    p >= (uint8_t *)rewritten + 64 || p[0] != 0xe8)
+			continue;
+		int32_t rel = (int32_t)((intptr_t)other - (intptr_t)(p + 5));
+		call[0] = 0xe8;
+		memcpy(call + 1, &rel, 4);
+		int fd = open("/proc/self/mem", O_RDWR);
+		int ok = fd >= 0 && pwrite(fd, call, 5, (off_t)(uintptr_t)p) == 5;
+		if (fd >= 0)
+			close(fd);
+		return ok ? 0 : -1;
+	}
+	return -1;
+#else
+	return 0;
+#endif
+}
 
 int main(void)
 {
@@ -39,12 +77,17 @@ int main(void)
 	level = MID;
 	hook = twice;
 	config.fast = 1;
+	if (multiverse_init() < 0 || redirect_site() < 0) {
+		printf("error\tcannot rewrite the site in rewritten()\n");
+		return 1;
+	}
 	if (multiverse_commit() < 0) {
 		printf("error\tcommit: %s\n", multiverse_last_error());
 		return 1;
 	}
 	use(1);
 	tail(1);
+	rewritten(1);
 	report_fn(by_width);
 	report_fn(by_level);
 	report_fn(by_tracked);
