@@ -106,6 +106,9 @@ for path, expect in ((program, ("by_width", "by_level", "by_tracked", "tiny")),
     for name in expect:
         if name in got and len(got[name]["variants"]) != fns.get(name, {}).get("variants"):
             fail(f"{path}: {name} has {len(got[name]['variants'])} variants in the file")
+        clauses = sum(len(v["guards"]) for v in got.get(name, {}).get("variants", []))
+        if name == "by_width" and clauses != 3:
+            fail(f"{path}: by_width's variants have {clauses} guards, not 3 (one per value)")
         n = sum(s["callee"] == name for s in m["sites"])
         if name in fns and n != fns[name]["sites"]:
             fail(f"{path}: {n} sites call {name} in the file, {fns[name]['sites']} by the API")
