@@ -91,6 +91,26 @@ void anchor_entry(Function &f)
 
 } // namespace
 
+/* The bodies kept, each with its guards as text, for the report. */
+void report_kept(mv_report_fn &r, const std::vector<mv_record> &records)
+{
+	for (const mv_record &rec : records) {
+		std::string g;
+		for (const mv_range &x : rec.guards) {
+			auto name = mv_switch_names.find(x.sw);
+			g += (g.empty() ? "" : " and ") +
+			     (name == mv_switch_names.end() ? std::string("?") : name->second) +
+			     " in [" + std::to_string(x.low) + ", " + std::to_string(x.high) + "]";
+		}
+		auto same = std::find_if(r.kept.begin(), r.kept.end(), [&](auto &k) {
+			return k.first == rec.body->getName(); });
+		if (same == r.kept.end())
+			r.kept.push_back({ rec.body->getName().str(), { g } });
+		else
+			same->second.push_back(g);
+	}
+}
+
 PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 {
 	for (Function &f : m) {
@@ -146,8 +166,14 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 				records.push_back(r);
 		}
 		anchor_entry(*generic);
-		mv_emit_function(m, *generic, pad, coalesced(records, is_unsigned));
+		std::vector<mv_record> merged = coalesced(records, is_unsigned);
+		if (mv_report_on)
+			report_kept(mv_report[generic->getName().str()], merged);
+		mv_emit_function(m, *generic, pad, merged);
 	}
 	list->eraseFromParent();
+	std::string error;
+	if (!mv_write_report(error))
+		m.getContext().emitError("multiverse: " + error);
 	return PreservedAnalyses::none();
 }

@@ -17,6 +17,8 @@
  *   max-variants=N   per-function cap on variants (default 64);
  *   optional-runtime weak references to the runtime: the module registers
  *                    only if the runtime is linked in;
+ *   report[=FILE]    the compile report (report.cpp), on stderr or
+ *                    appended to FILE; report-json[=FILE] as JSON lines;
  *   version          prints the plugin's version, and the LLVM it was
  *                    built for, on stderr.
  *
@@ -133,6 +135,19 @@ struct Action : PluginASTAction {
 				max_variants = n;
 				continue;
 			}
+			if (s == "report" || s == "report-json" || s.starts_with("report=") ||
+			    s.starts_with("report-json=")) {
+				mv_report_on = true;
+				mv_report_json = s.starts_with("report-json");
+				size_t eq = a.find('=');
+				mv_report_file = eq == std::string::npos ? "" : a.substr(eq + 1);
+				if (eq != std::string::npos && mv_report_file.empty()) {
+					d.Report(d.getCustomDiagID(DiagnosticsEngine::Error,
+						"multiverse: '%0=' needs a file name")) << a.substr(0, eq);
+					return false;
+				}
+				continue;
+			}
 			if (a == "optional-runtime") {
 				optional_runtime = true;
 				continue;
@@ -150,7 +165,8 @@ struct Action : PluginASTAction {
 			}
 			d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
 				<< ("bad plugin argument '" + a + "'; the arguments are "
-				    "'max-variants=N' (1 to 100000), 'optional-runtime' and 'version'");
+				    "'max-variants=N' (1 to 100000), 'optional-runtime', "
+				    "'report[=FILE]', 'report-json[=FILE]' and 'version'");
 			return false;
 		}
 		return true;

@@ -131,4 +131,22 @@ std::set<llvm::Constant *> mv_redirect_switch_calls(llvm::Module &m,
 /* sites.cpp */
 void mv_hook_asm_printers(void);
 
+/* report.cpp: -fplugin-arg-multiverse-report[-json][=FILE], by the
+ * functions' IR names */
+struct mv_report_fn {
+	bool defined = false;             /* in this unit: only those are reported */
+	std::string file;
+	unsigned line = 0, column = 0;
+	std::vector<std::string> specialized;                      /* switches */
+	std::vector<std::pair<std::string, std::string>> dynamic;  /* name, why */
+	std::string generic_only;
+	unsigned made = 0;
+	std::vector<std::pair<std::string, std::vector<std::string>>> kept; /* symbol, guards */
+};
+extern std::string mv_report_file;                  /* empty: stderr */
+extern bool mv_report_on, mv_report_json;
+extern std::map<std::string, mv_report_fn> mv_report;
+extern std::map<llvm::Constant *, std::string> mv_switch_names;
+bool mv_write_report(std::string &error);
+
 #endif

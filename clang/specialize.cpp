@@ -80,6 +80,7 @@ void read_declared(Module &m)
 			switches[{ v, 0 }] = Switch{ v, 0,
 				(unsigned)dl.getTypeAllocSize(v->getValueType()), d.flags,
 				d.values, v->getName().str(), v };
+			mv_switch_names[v] = v->getName().str();
 		}
 	}
 	Type *i8 = Type::getInt8Ty(m.getContext()), *i64 = Type::getInt64Ty(m.getContext());
@@ -92,6 +93,7 @@ void read_declared(Module &m)
 				ConstantInt::get(i64, mm.offset)) : (Constant *)v;
 			switches[{ v, mm.offset }] = Switch{ v, mm.offset, mm.width,
 				mm.decl.flags, mm.decl.values, mm.name, addr };
+			mv_switch_names[addr] = mm.name;
 		}
 	}
 }
@@ -328,6 +330,9 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 	std::vector<Variant> out;
 	if (vars.empty())
 		return out;
+	mv_report_fn &report = mv_report[f.getName().str()];
+	for (Switch *v : vars)
+		report.specialized.push_back(v->name);
 	std::vector<GlobalVariable *> tables;
 	if (!label_tables(f, tables)) {
 		f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
@@ -336,6 +341,8 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 			"stored where a copy of the function cannot follow it (a table "
 			"that is not constant, or that another function uses); only the "
 			"generic is used"));
+		report.generic_only = "the address of one of its labels is stored where "
+			"a copy cannot follow it";
 		return out;
 	}
 	if (total > cap) {
@@ -350,6 +357,9 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 			"' would need " + (all == ULLONG_MAX ? Twine("too many") : Twine(all)) +
 			" variants, more than the limit of " + Twine(cap) + " (plugin argument "
 			"'max-variants'); only the generic is used"));
+		report.generic_only = "it would need " + (all == ULLONG_MAX ? std::string("too many") :
+			std::to_string(all)) + " variants, more than max-variants (" +
+			std::to_string(cap) + ")";
 		return out;
 	}
 	for (size_t n = 0; n < total; n++) {
@@ -389,6 +399,7 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 		v.body = c;
 		out.push_back(v);
 	}
+	report.made = out.size();
 	return out;
 }
 

@@ -21,8 +21,10 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 using namespace clang;
@@ -165,6 +167,8 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 
 	void warn(SourceLocation at, const char *what, StringRef name)
 	{
+		mv_report[mv_ir_name(fn)].dynamic.push_back({ name.str(),
+			std::string("the function ") + (strcmp(what, "writes") ? "takes its address" : "writes it") });
 		unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Warning,
 			"multiverse: '%0' %1 switch '%2'; the switch is not specialized "
 			"in this function");
@@ -199,6 +203,8 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 				"constant array indices, is specialized");
 			diags.Report(at, id) << fn->getName() << f->getName()
 				<< ctx.getRecordType(f->getParent()).getAsString() << why;
+			mv_report[mv_ir_name(fn)].dynamic.push_back({ f->getName().str(),
+				std::string("read ") + why });
 		}
 		fn = nullptr;
 		reads.clear(), written.clear(), taken.clear(), indexed.clear();
@@ -321,6 +327,17 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 struct Consumer : ASTConsumer {
 	void HandleTranslationUnit(ASTContext &ctx) override
 	{
+		/* the report names a function where it is defined */
+		for (const Decl *d : mv_function_decls) {
+			const FunctionDecl *def = cast<FunctionDecl>(d)->getDefinition();
+			PresumedLoc at = def ? ctx.getSourceManager().getPresumedLoc(def->getLocation())
+					     : PresumedLoc();
+			if (!at.isValid())
+				continue;
+			mv_report_fn &r = mv_report[mv_ir_name(def)];
+			r.defined = true;
+			r.file = at.getFilename(), r.line = at.getLine(), r.column = at.getColumn();
+		}
 		if (mv_function_decls.empty() ||
 		    (mv_int_switch_decls.empty() && mv_field_decls.empty()))
 			return;

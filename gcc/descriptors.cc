@@ -265,4 +265,5 @@ void mv_emit_descriptors(void *, void *)
 			emit_function(f);
 	emit_sites();
 	mv_write_stubs(out);
+	mv_write_report();
 }

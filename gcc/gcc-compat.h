@@ -36,6 +36,8 @@
 #include "emit-rtl.h"
 #include "insn-config.h"
 #include "recog.h"
+#include "insn-attr.h"
+#include "insn-addr.h"
 #include "rtl-iter.h"
 #include "output.h"
 #include "varasm.h"

@@ -21,6 +21,11 @@
  *                    a library links with -nostdlib and -Wl,--no-undefined
  *                    and, in a process without the runtime, runs its
  *                    generics (docs/design.md, "Optional runtime").
+ *   report[=FILE]    a report of what each multiversed function got:
+ *                    switches, variants made and merged, switches left
+ *                    dynamic and why, bytes added; on stderr, or appended
+ *                    to FILE (report.cc).  report-json[=FILE]: the same as
+ *                    JSON, one object per line.
  *   version          prints the plugin's version, and the GCC it was built
  *                    for, on stderr (also shown by gcc -v --version).
  *
@@ -126,6 +131,13 @@ static bool parse_args(struct plugin_name_args *info)
 				return false;
 			}
 			mv_max_variants = n;
+		} else if (!strcmp(key, "report") || !strcmp(key, "report-json")) {
+			mv_report_file = val ? xstrdup(val) : "";
+			mv_report_json = !strcmp(key, "report-json");
+			if (val && !*val) {
+				error("multiverse: %<%s=%> needs a file name", key);
+				return false;
+			}
 		} else if (!strcmp(key, "version") && !val) {
 			fprintf(stderr, "multiverse %s (GCC plugin, built for GCC %s)\n",
 				MV_VERSION_STRING, gcc_version.basever);
@@ -139,7 +151,8 @@ static bool parse_args(struct plugin_name_args *info)
 		} else {
 			error("multiverse: unknown plugin argument %qs; the "
 			      "arguments are %<max-variants=N%>, "
-			      "%<optional-runtime%> and %<version%>", info->argv[i].value
+			      "%<optional-runtime%>, %<report[=FILE]%>, "
+			      "%<report-json[=FILE]%> and %<version%>", info->argv[i].value
 			      ? concat(key, "=", info->argv[i].value, NULL) : key);
 			return false;
 		}
@@ -223,6 +236,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *ver)
 		      PASS_POS_INSERT_AFTER);
 	register_pass(info, mv_make_sites_pass(g), "shorten",
 		      PASS_POS_INSERT_BEFORE);
+	register_pass(info, mv_make_measure_pass(g), "shorten",
+		      PASS_POS_INSERT_AFTER);
 
 	register_callback(info->base_name, PLUGIN_FINISH_UNIT,
 			  mv_emit_descriptors, NULL);

@@ -10,6 +10,7 @@
 #include "gcc-compat.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,11 @@ struct mv_function {
 	unsigned entry_label;             /* 0 until the entry NOP is planted */
 	bool entry_after_pad;             /* after endbr64 or bti c */
 	std::vector<mv_variant> variants;
+	/* for the report (report.cc) */
+	std::vector<std::string> specialized;                 /* switch names */
+	std::vector<std::pair<std::string, std::string>> dynamic; /* name, why */
+	std::string generic_only;         /* why no variant was made, if so */
+	unsigned made;                    /* variants made, before merging */
 };
 
 struct mv_site {
@@ -81,6 +87,13 @@ opt_pass *mv_make_specialize_pass(gcc::context *ctxt);
 opt_pass *mv_make_merge_pass(gcc::context *ctxt);
 opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt);
 opt_pass *mv_make_sites_pass(gcc::context *ctxt);
+
+/* report.cc: -fplugin-arg-multiverse-report[-json][=FILE] */
+extern const char *mv_report_file;    /* "" for stderr; NULL: no report */
+extern bool mv_report_json;
+extern std::map<const_tree, unsigned> mv_code_bytes;   /* sites.cc fills it */
+void mv_write_report(void);
+opt_pass *mv_make_measure_pass(gcc::context *ctxt);
 
 /* descriptors.cc */
 void mv_build_module_ctor(void);

@@ -163,6 +163,9 @@ std::vector<switch_use> analyze(cgraph_node *node)
 			   "constant array indices, is specialized",
 			   node->decl, field, DECL_CONTEXT(field),
 			   why_not_switch(d.first));
+		mv_find_function(node->decl)->dynamic.push_back(
+			{ IDENTIFIER_POINTER(DECL_NAME(field)),
+			  std::string("read ") + why_not_switch(d.first) });
 	}
 
 	std::vector<switch_use> uses;
@@ -183,8 +186,12 @@ std::vector<switch_use> analyze(cgraph_node *node)
 					   "%qs; the switch is not specialized in this "
 					   "function",
 				   node->decl, mv_switch_name(sw));
+			mv_find_function(node->decl)->dynamic.push_back(
+				{ mv_switch_name(sw), write ? "the function writes it"
+					: "the function takes its address" });
 			continue;
 		}
+		mv_find_function(node->decl)->specialized.push_back(mv_switch_name(sw));
 		uses.push_back({ sw, mv_domain(sw, fn),
 				 mv_is_tracked(mv_switch_decl(sw)) });
 		mv_keep(sw);
@@ -286,10 +293,14 @@ void specialize(cgraph_node *node)
 			   "%qD would need %lu variants, more than the limit of "
 			   "%u (plugin argument %<max-variants%>); only the "
 			   "generic is used", decl, n, mv_max_variants);
+		mv_find_function(decl)->generic_only = "it would need " +
+			std::to_string(n) + " variants, more than max-variants (" +
+			std::to_string(mv_max_variants) + ")";
 		return;
 	}
 	if (!tree_versionable_function_p(decl)) {
 		warn_not_versionable(decl);
+		mv_find_function(decl)->generic_only = "GCC cannot copy its body";
 		return;
 	}
 
@@ -315,6 +326,7 @@ void specialize(cgraph_node *node)
 				   "%qD could not be cloned; only the generic is "
 				   "used", decl);
 			mv_find_function(decl)->variants.clear();
+			mv_find_function(decl)->generic_only = "it could not be cloned";
 			return;
 		}
 		tree cd = clone->decl;
@@ -331,6 +343,7 @@ void specialize(cgraph_node *node)
 			substitute(cd, r.var, r.low);
 		mv_keep(cd);
 		mv_find_function(decl)->variants.push_back({ cd, { clause } });
+		mv_find_function(decl)->made++;
 	}
 
 	/* Cloning is done; from now on GCC must not clone the generic. */

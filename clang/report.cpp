@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+//
+// The compile report, as GCC's plugin writes it (gcc/report.cc): for each
+// multiversed function of the unit, the switches it is specialized on,
+// the variants made and merged, the switches it reads that are not
+// specialized and why.  The parts come from the passes that know them
+// (attribute.cpp the location, uses.cpp the reasons, specialize.cpp the
+// variants made, merge.cpp those kept); MultiverseFinish writes it.
+// Clang's plugin cannot measure code before the object is written, so
+// the report gives no bytes ("bytes_added": null in JSON).
+#include "multiverse.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <tuple>
+
+std::string mv_report_file;
+bool mv_report_on, mv_report_json;
+std::map<std::string, mv_report_fn> mv_report;
+std::map<llvm::Constant *, std::string> mv_switch_names;
+
+namespace {
+
+std::string quoted(const std::string &s)
+{
+	std::string out = "\"";
+	for (char c : s) {
+		if (c == '"' || c == '\\')
+			out += '\\';
+		if ((unsigned char)c < 0x20) {
+			char buf[8];
+			snprintf(buf, sizeof buf, "\\u%04x", c);
+			out += buf;
+			continue;
+		}
+		out += c;
+	}
+	return out + "\"";
+}
+
+void text(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f)
+{
+	std::string at = f.file + ":" + std::to_string(f.line) + ":" +
+			 std::to_string(f.column) + ": multiverse: '" + name + "'";
+	if (!f.generic_only.empty()) {
+		out << at << ": only the generic: " << f.generic_only << "\n";
+	} else if (f.specialized.empty()) {
+		out << at << ": reads no switch it can be specialized on; only the generic\n";
+	} else {
+		std::string on;
+		for (const std::string &s : f.specialized)
+			on += (on.empty() ? "" : ", ") + s;
+		out << at << " on " << on << ": " << f.made << " variants made, "
+		    << f.made - f.kept.size() << " merged into others, " << f.kept.size()
+		    << " kept; code size not measured by the Clang plugin\n";
+		for (auto &[symbol, guards] : f.kept) {
+			std::string g;
+			for (const std::string &c : guards)
+				g += (g.empty() ? "" : " or ") + c;
+			out << at << ": variant for " << g << "\n";
+		}
+	}
+	for (auto &[sw, why] : f.dynamic)
+		out << at << ": '" << sw << "' not specialized: " << why << "\n";
+}
+
+void json(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f)
+{
+	out << "{\"file\": " << quoted(f.file) << ", \"line\": " << f.line
+	    << ", \"column\": " << f.column << ", \"function\": " << quoted(name)
+	    << ", \"switches\": [";
+	for (size_t i = 0; i < f.specialized.size(); i++)
+		out << (i ? ", " : "") << quoted(f.specialized[i]);
+	out << "], \"variants_made\": " << f.made << ", \"variants_merged\": "
+	    << f.made - f.kept.size() << ", \"bytes_added\": null, \"bytes_exact\": false, "
+	    << "\"variants\": [";
+	for (size_t i = 0; i < f.kept.size(); i++) {
+		out << (i ? ", " : "") << "{\"symbol\": " << quoted(f.kept[i].first)
+		    << ", \"bytes\": null, \"guards\": [";
+		for (size_t k = 0; k < f.kept[i].second.size(); k++)
+			out << (k ? ", " : "") << quoted(f.kept[i].second[k]);
+		out << "]}";
+	}
+	out << "], \"not_specialized\": [";
+	for (size_t i = 0; i < f.dynamic.size(); i++)
+		out << (i ? ", " : "") << "{\"switch\": " << quoted(f.dynamic[i].first)
+		    << ", \"why\": " << quoted(f.dynamic[i].second) << "}";
+	out << "], \"generic_only\": "
+	    << (f.generic_only.empty() ? std::string("null") : quoted(f.generic_only)) << "}\n";
+}
+
+} // namespace
+
+bool mv_write_report(std::string &error)
+{
+	if (!mv_report_on || mv_report.empty())
+		return true;
+	std::vector<const std::pair<const std::string, mv_report_fn> *> order;
+	for (auto &e : mv_report)
+		if (e.second.defined)
+			order.push_back(&e);
+	std::sort(order.begin(), order.end(), [](auto *a, auto *b) {
+		return std::tie(a->second.file, a->second.line, a->second.column, a->first) <
+		       std::tie(b->second.file, b->second.line, b->second.column, b->first);
+	});
+	std::error_code ec;
+	std::unique_ptr<llvm::raw_fd_ostream> file;
+	if (!mv_report_file.empty()) {
+		file = std::make_unique<llvm::raw_fd_ostream>(mv_report_file, ec,
+							     llvm::sys::fs::OF_Append);
+		if (ec) {
+			error = "cannot write the report to '" + mv_report_file + "': " +
+				ec.message();
+			return false;
+		}
+	}
+	llvm::raw_ostream &out = file ? *file : llvm::errs();
+	for (auto *e : order)
+		(mv_report_json ? json : text)(out, e->first, e->second);
+	mv_report.clear();
+	return true;
+}

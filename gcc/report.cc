@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The compile report, in the spirit of -fopt-info: for each multiversed
+ * function of the unit, the switches it is specialized on, the variants
+ * made and merged, the switches it reads that are not specialized and
+ * why, and the bytes of code its variants add.
+ *
+ *   -fplugin-arg-multiverse-report            text on stderr
+ *   -fplugin-arg-multiverse-report=FILE       text, appended to FILE
+ *   -fplugin-arg-multiverse-report-json[=FILE] JSON, one object per line
+ *
+ * Appending lets the units of one build share a file.  A text line:
+ *   app.c:12:5: multiverse: 'lock' on 'smp' (bool): 2 variants made, ...
+ * The bytes are the instruction lengths GCC computes before final,
+ * which are the ones it emits.
+ */
+#include "multiverse.h"
+
+#include <algorithm>
+
+const char *mv_report_file;
+bool mv_report_json;
+std::map<const_tree, unsigned> mv_code_bytes;
+
+namespace {
+
+std::string quoted(const std::string &s)
+{
+	std::string out = "\"";
+	for (char c : s) {
+		if (c == '"' || c == '\\')
+			out += '\\';
+		if ((unsigned char)c < 0x20) {
+			char buf[8];
+			snprintf(buf, sizeof buf, "\\u%04x", c);
+			out += buf;
+			continue;
+		}
+		out += c;
+	}
+	return out + "\"";
+}
+
+std::string guards_text(const mv_clause &c)
+{
+	std::string out;
+	for (const mv_range &r : c) {
+		if (!out.empty())
+			out += " and ";
+		out += std::string(mv_switch_name(r.var)) + " in [" +
+		       std::to_string(r.low) + ", " + std::to_string(r.high) + "]";
+	}
+	return out;
+}
+
+struct numbers {
+	unsigned kept, clauses, bytes;
+};
+
+numbers count(const mv_function &f)
+{
+	numbers n = { 0, 0, 0 };
+	for (const mv_variant &v : f.variants) {
+		if (!TREE_ASM_WRITTEN(v.decl))
+			continue;
+		n.kept++;
+		n.clauses += v.clauses.size();
+		auto b = mv_code_bytes.find(v.decl);
+		n.bytes += b == mv_code_bytes.end() ? 0 : b->second;
+	}
+	return n;
+}
+
+void write_text(FILE *out, const mv_function &f)
+{
+	expanded_location at = expand_location(DECL_SOURCE_LOCATION(f.decl));
+	const char *name = mv_name(f.decl);
+	numbers n = count(f);
+	fprintf(out, "%s:%d:%d: multiverse: '%s'", at.file, at.line, at.column, name);
+	if (!f.generic_only.empty()) {
+		fprintf(out, ": only the generic: %s\n", f.generic_only.c_str());
+	} else if (f.specialized.empty()) {
+		fprintf(out, ": reads no switch it can be specialized on; only the generic\n");
+	} else {
+		std::string on;
+		for (const std::string &s : f.specialized)
+			on += (on.empty() ? "" : ", ") + s;
+		fprintf(out, " on %s: %u variants made, %u merged into others, %u "
+			"kept; %s%u bytes of code added\n", on.c_str(), f.made,
+			f.made - n.kept, n.kept, optimize ? "" : "at most ", n.bytes);
+		for (const mv_variant &v : f.variants) {
+			if (!TREE_ASM_WRITTEN(v.decl))
+				continue;
+			std::string g;
+			for (const mv_clause &c : v.clauses)
+				g += (g.empty() ? "" : " or ") + guards_text(c);
+			auto b = mv_code_bytes.find(v.decl);
+			fprintf(out, "%s:%d:%d: multiverse: '%s': variant for %s: %s%u bytes\n",
+				at.file, at.line, at.column, name, g.c_str(), optimize ? "" : "at most ",
+				b == mv_code_bytes.end() ? 0 : b->second);
+		}
+	}
+	for (auto &d : f.dynamic)
+		fprintf(out, "%s:%d:%d: multiverse: '%s': '%s' not specialized: %s\n",
+			at.file, at.line, at.column, name, d.first.c_str(),
+			d.second.c_str());
+}
+
+void write_json(FILE *out, const mv_function &f)
+{
+	expanded_location at = expand_location(DECL_SOURCE_LOCATION(f.decl));
+	numbers n = count(f);
+	fprintf(out, "{\"file\": %s, \"line\": %d, \"column\": %d, \"function\": %s, "
+		"\"switches\": [", quoted(at.file).c_str(), at.line, at.column,
+		quoted(mv_name(f.decl)).c_str());
+	for (size_t i = 0; i < f.specialized.size(); i++)
+		fprintf(out, "%s%s", i ? ", " : "", quoted(f.specialized[i]).c_str());
+	fprintf(out, "], \"variants_made\": %u, \"variants_merged\": %u, "
+		"\"bytes_added\": %u, \"bytes_exact\": %s, \"variants\": [", f.made,
+		f.made - n.kept, n.bytes, optimize ? "true" : "false");
+	bool first = true;
+	for (const mv_variant &v : f.variants) {
+		if (!TREE_ASM_WRITTEN(v.decl))
+			continue;
+		auto b = mv_code_bytes.find(v.decl);
+		fprintf(out, "%s{\"symbol\": %s, \"bytes\": %u, \"guards\": [", first ? "" : ", ",
+			quoted(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(v.decl))).c_str(),
+			b == mv_code_bytes.end() ? 0 : b->second);
+		for (size_t i = 0; i < v.clauses.size(); i++)
+			fprintf(out, "%s%s", i ? ", " : "", quoted(guards_text(v.clauses[i])).c_str());
+		fputs("]}", out);
+		first = false;
+	}
+	fputs("], \"not_specialized\": [", out);
+	for (size_t i = 0; i < f.dynamic.size(); i++)
+		fprintf(out, "%s{\"switch\": %s, \"why\": %s}", i ? ", " : "",
+			quoted(f.dynamic[i].first).c_str(), quoted(f.dynamic[i].second).c_str());
+	fprintf(out, "], \"generic_only\": %s}\n",
+		f.generic_only.empty() ? "null" : quoted(f.generic_only).c_str());
+}
+
+/* Each function's size as shorten_branches laid it out, alignment and
+ * all: the address after its last instruction, less what GCC counts for
+ * the call-site labels sites.cc plants (an asm statement is counted as
+ * the longest instruction; a label takes no byte).  Optimizing, the
+ * result is the symbol's size in the object, which tests/report/check.py
+ * compares; at -O0 GCC does not shorten branches, which the assembler
+ * then does, so the size is an upper bound ("at most"). */
+const pass_data measure_data = {
+	RTL_PASS, "multiverse_measure", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0
+};
+
+struct measure_pass : public rtl_opt_pass {
+	measure_pass(gcc::context *ctxt) : rtl_opt_pass(measure_data, ctxt) {}
+
+	bool gate(function *) final override { return mv_report_file != NULL; }
+
+	unsigned int execute(function *) final override
+	{
+		int end = 0, labels = 0;
+		if (!INSN_ADDRESSES_SET_P())
+			return 0;
+		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
+			if (!INSN_P(i) || (unsigned)INSN_UID(i) >= INSN_ADDRESSES_SIZE())
+				continue;
+			end = MAX(end, INSN_ADDRESSES(INSN_UID(i)) + get_attr_length(i));
+			rtx p = PATTERN(i);
+			if (GET_CODE(p) == ASM_INPUT && !strncmp(XSTR(p, 0), ".LMVS", 5))
+				labels += get_attr_length(i);
+		}
+		mv_code_bytes[current_function_decl] = end - labels;
+		return 0;
+	}
+};
+
+} // namespace
+
+opt_pass *mv_make_measure_pass(gcc::context *ctxt)
+{
+	return new measure_pass(ctxt);
+}
+
+void mv_write_report(void)
+{
+	if (!mv_report_file || mv_functions.empty())
+		return;
+	FILE *out = *mv_report_file ? fopen(mv_report_file, "a") : stderr;
+	if (!out) {
+		error("multiverse: cannot write the report to %qs: %m", mv_report_file);
+		return;
+	}
+	/* in the order of the source */
+	std::vector<const mv_function *> order;
+	for (const mv_function &f : mv_functions)
+		order.push_back(&f);
+	std::stable_sort(order.begin(), order.end(), [](const mv_function *a,
+							 const mv_function *b) {
+		return DECL_SOURCE_LOCATION(a->decl) < DECL_SOURCE_LOCATION(b->decl);
+	});
+	for (const mv_function *f : order)
+		(mv_report_json ? write_json : write_text)(out, *f);
+	if (out != stderr && fclose(out))
+		error("multiverse: cannot write the report to %qs: %m", mv_report_file);
+}

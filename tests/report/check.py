@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks the compile report of unit.c (tests/run: report/*).
+
+  check.py COMPILER OPT DIR
+
+Compiles unit.c with COMPILER (a wrapper) and the report flags into DIR,
+then checks the JSON report against what unit.c must get, each
+variant's bytes against its symbol's size in the object (GCC), the text
+report's lines, that two units append to one file, and that an
+unwritable report file is an error.
+"""
+import json
+import subprocess
+import sys
+
+cc, opt, d = sys.argv[1:4]
+src = "tests/report/unit.c"
+failures = []
+
+
+def fail(text):
+    failures.append(text)
+
+
+def compile(*flags, out=None):
+    return subprocess.run([cc, opt, "-c", src, "-o", out or f"{d}/unit.o",
+                           "-fplugin-arg-multiverse-max-variants=8", *flags],
+                          capture_output=True, text=True)
+
+
+r = compile(f"--multiverse-report-json={d}/report.json")
+if r.returncode:
+    sys.exit(f"compile failed:\n{r.stderr}")
+report = {}
+for line in open(f"{d}/report.json"):
+    o = json.loads(line)
+    report[o["function"]] = o
+if sorted(report) != ["dyn", "none", "spec", "wide"]:
+    fail(f"functions reported: {sorted(report)}")
+merging = opt != "-O0"
+
+spec = report.get("spec", {})
+if spec.get("switches") != ["mode", "fast"] or spec.get("variants_made") != 6:
+    fail(f"spec: {spec}")
+kept = len(spec.get("variants", []))
+if spec.get("variants_merged") != 6 - kept or (merging and kept != 3) or (not merging and kept != 6):
+    fail(f"spec at {opt}: {kept} kept, {spec.get('variants_merged')} merged")
+if sum(len(v["guards"]) for v in spec.get("variants", [])) < kept or \
+   any("mode in [" not in g for v in spec.get("variants", []) for g in v["guards"]):
+    fail(f"spec's guards: {spec.get('variants')}")
+
+dyn = report.get("dyn", {})
+why = {w["switch"]: w["why"] for w in dyn.get("not_specialized", [])}
+if why.get("level") != "the function writes it" or "through a pointer" not in why.get("on", ""):
+    fail(f"dyn's switches left dynamic: {why}")
+if dyn.get("variants_made") != 0 or dyn.get("switches") != []:
+    fail(f"dyn: {dyn}")
+
+wide = report.get("wide", {})
+if "12 variants, more than max-variants (8)" not in (wide.get("generic_only") or ""):
+    fail(f"wide: {wide.get('generic_only')}")
+if report.get("none", {}).get("variants_made") != 0:
+    fail(f"none: {report.get('none')}")
+
+# The bytes: each variant's symbol size in the object; Clang's plugin
+# cannot measure them, and says null.
+measured = "clang" not in cc
+sizes = {}
+for line in subprocess.run(["nm", "-S", f"{d}/unit.o"], capture_output=True,
+                           text=True).stdout.splitlines():
+    f = line.split()
+    if len(f) == 4:
+        sizes[f[3]] = int(f[1], 16)
+for name, o in report.items():
+    if not measured:
+        if o["bytes_added"] is not None or o["bytes_exact"] or \
+           any(v["bytes"] is not None for v in o["variants"]):
+            fail(f"{name}: Clang's report claims sizes: {o}")
+        continue
+    total = 0
+    for v in o["variants"]:
+        if v["bytes"] is None:
+            total = None
+            break
+        size = sizes.get(v["symbol"])
+        if size is None or (size != v["bytes"] if o["bytes_exact"] else size > v["bytes"]):
+            fail(f"{name}: variant {v['symbol']} of {'' if o['bytes_exact'] else 'at most '}"
+                 f"{v['bytes']} bytes, {size} in the object")
+        total += v["bytes"]
+    if o["bytes_added"] != total:
+        fail(f"{name}: {o['bytes_added']} bytes added, its variants have {total}")
+if measured and spec.get("bytes_added") == 0:
+    fail("spec: no bytes added")
+
+# The text report: one line per function, its variants and its reasons;
+# appended to by a second unit.
+if measured and report and all(o["bytes_exact"] != merging for o in report.values()):
+    fail(f"bytes_exact is not {merging} at {opt}")
+open(f"{d}/report.txt", "w").close()
+r = compile(f"--multiverse-report={d}/report.txt")
+r2 = compile(f"--multiverse-report={d}/report.txt", out=f"{d}/unit2.o")
+text = open(f"{d}/report.txt").read()
+for want in ("unit.c:21:16: multiverse: 'spec' on mode, fast: 6 variants made",
+             "'dyn': 'level' not specialized: the function writes it",
+             "'dyn': 'on' not specialized: read through a pointer",
+             "'wide': only the generic: it would need 12 variants",
+             "unit.c:37:16: multiverse: 'none': reads no switch it can be specialized on"):
+    if text.count(want) != 2:
+        fail(f"the text report has {text.count(want)} lines with {want!r}, not 2 (one per unit):\n{text}")
+
+# A report that cannot be written is an error, not a silent loss.
+r = compile("--multiverse-report=/nonexistent/dir/report.txt")
+if r.returncode == 0 or "cannot write the report to" not in r.stderr:
+    fail(f"an unwritable report file: exit {r.returncode}, {r.stderr.strip()}")
+
+for f in failures:
+    print(f)
+sys.exit(1 if failures else 0)
