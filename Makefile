@@ -13,9 +13,11 @@ B        := build
 PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
 # The target's architecture picks runtime/arch/ and gcc/arch/ files.
 ARCH     := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
-# C++ (multiverse-g++): g++ runs the same plugin, when it is the C
-# compiler's build for the same target (not for a cross C compiler).
-WITH_CXX := $(if $(filter $(shell $(CC) -dumpmachine),$(shell $(CXX) -dumpmachine 2>/dev/null)),yes)
+# C++ (multiverse-g++): g++ runs the same plugin, when it is the same
+# GCC as the C compiler, for the same target (not a cross C compiler).
+CC_ID    := $(shell $(CC) -dumpmachine 2>/dev/null)-$(shell $(CC) -dumpfullversion 2>/dev/null)
+CXX_ID   := $(shell $(CXX) -dumpmachine 2>/dev/null)-$(shell $(CXX) -dumpfullversion 2>/dev/null)
+WITH_CXX := $(if $(CC_ID),$(if $(subst $(CC_ID),,$(CXX_ID))$(subst $(CXX_ID),,$(CC_ID)),,yes))
 
 # musl (`make musl`, further down): its gcc specs file, the kernel headers
 # the runtime needs beside musl's.
@@ -180,7 +182,8 @@ WRAPPER    ?= multiverse-gcc
 empty :=
 space := $(empty) $(empty)
 pc_path = $(subst $(space),\\$(space),$(1))
-SYSTEM_LIBDIRS := /lib /usr/lib /lib/$(MULTIARCH) /usr/lib/$(MULTIARCH)
+SYSTEM_LIBDIRS := /lib /usr/lib /lib/$(MULTIARCH) /usr/lib/$(MULTIARCH) \
+		  /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu
 pc_rpath = $(if $(filter $(SYSTEM_LIBDIRS),$(LIBDIR)),, -Wl,-rpath,$${libdir})
 GCC_VERSION := $(shell $(CC) -dumpfullversion)
 
@@ -245,7 +248,7 @@ uninstall: $(if $(filter x86_64,$(ARCH)),uninstall-clang)
 	    "$(D_BIN)/multiverse-g++" "$(D_MAN)/multiverse-g++.1" \
 	    "$(D_BIN)/multiverse-inspect" "$(D_MAN)/multiverse-inspect.1")
 	-rmdir "$(D_CMAKE)" "$(D_LIB)/cmake" "$(D_LIB)/pkgconfig" "$(D_PLUGIN)" \
-	    $(if $(NATIVE),"$(D_MAN)" "$(DESTDIR)$(MANDIR)") 2>/dev/null
+	    $(if $(NATIVE),"$(D_MAN)") 2>/dev/null
 
 uninstall-clang:
 	rm -f "$(D_BIN)/multiverse-clang" "$(D_PLUGIN)/multiverse-clang.so" \

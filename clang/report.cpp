@@ -10,11 +10,15 @@
 // the report gives no bytes ("bytes_added": null in JSON).
 #include "multiverse.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <tuple>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 std::string mv_report_file;
 bool mv_report_on, mv_report_json;
@@ -105,20 +109,22 @@ bool mv_write_report(std::string &error)
 		return std::tie(a->second.file, a->second.line, a->second.column, a->first) <
 		       std::tie(b->second.file, b->second.line, b->second.column, b->first);
 	});
-	std::error_code ec;
-	std::unique_ptr<llvm::raw_fd_ostream> file;
-	if (!mv_report_file.empty()) {
-		file = std::make_unique<llvm::raw_fd_ostream>(mv_report_file, ec,
-							     llvm::sys::fs::OF_Append);
-		if (ec) {
-			error = "cannot write the report to '" + mv_report_file + "': " +
-				ec.message();
-			return false;
-		}
-	}
-	llvm::raw_ostream &out = file ? *file : llvm::errs();
+	/* built whole and appended with one write: units compiled in
+	 * parallel into one file do not interleave */
+	std::string all;
+	llvm::raw_string_ostream out(all);
 	for (auto *e : order)
 		(mv_report_json ? json : text)(out, e->first, e->second);
+	out.flush();
 	mv_report.clear();
-	return true;
+	int fd = mv_report_file.empty() ? 2 :
+		 open(mv_report_file.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0666);
+	bool ok = fd >= 0 && write(fd, all.data(), all.size()) == (ssize_t)all.size();
+	if (!ok)
+		error = "cannot write the report to '" +
+			(mv_report_file.empty() ? std::string("stderr") : mv_report_file) +
+			"': " + strerror(errno);
+	if (fd > 2)
+		close(fd);
+	return ok;
 }

@@ -80,7 +80,14 @@ unsigned string_label(const char *name, const char *group = NULL)
 {
 	unsigned id = next_id++;
 	push_section(".rodata.multiverse", "a", group);
-	fprintf(out, ".LMVN%u:\n\t.string \"%s\"\n\t.popsection\n", id, name);
+	fprintf(out, ".LMVN%u:\n\t.string \"", id);
+	/* C++ names may hold quotes and backslashes (h<'\\'>, operator"") */
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		if (*c == '"' || *c == '\\' || *c < 0x20 || *c >= 0x7f)
+			fprintf(out, "\\%03o", *c);
+		else
+			fputc(*c, out);
+	fputs("\"\n\t.popsection\n", out);
 	return id;
 }
 

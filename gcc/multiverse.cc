@@ -99,10 +99,13 @@ const char *mv_name(const_tree decl)
 	tree d = const_cast<tree>(decl);
 	std::string name = lang_hooks.decl_printable_name(d, 1);
 	if (TREE_CODE(decl) == FUNCTION_DECL) {
-		/* "virtual int ns::f(int)": from the qualified name on */
-		const char *full = lang_hooks.decl_printable_name(d, 2);
-		if (const char *from = strstr(full, name.c_str()))
-			name = from;
+		/* "virtual int ns::f(int)": from the qualified name that
+		 * opens the parameter list on (the return type may hold the
+		 * name too: "int n(int)") */
+		std::string full = lang_hooks.decl_printable_name(d, 2);
+		size_t from = full.find(name + "(");
+		if (from != std::string::npos)
+			name = full.substr(from);
 	}
 	return IDENTIFIER_POINTER(get_identifier(name.c_str()));
 }

@@ -16,6 +16,9 @@
  */
 #include "multiverse.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 const char *mv_report_file;
@@ -184,9 +187,13 @@ void mv_write_report(void)
 {
 	if (!mv_report_file || mv_functions.empty())
 		return;
-	FILE *out = *mv_report_file ? fopen(mv_report_file, "a") : stderr;
+	/* The unit's report is built whole and appended with one write, so
+	 * that units compiled in parallel into one file do not interleave. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
 	if (!out) {
-		error("multiverse: cannot write the report to %qs: %m", mv_report_file);
+		error("multiverse: cannot build the report: %m");
 		return;
 	}
 	/* in the order of the source */
@@ -199,6 +206,12 @@ void mv_write_report(void)
 	});
 	for (const mv_function *f : order)
 		(mv_report_json ? write_json : write_text)(out, *f);
-	if (out != stderr && fclose(out))
-		error("multiverse: cannot write the report to %qs: %m", mv_report_file);
+	fclose(out);
+	int fd = *mv_report_file ? open(mv_report_file, O_WRONLY | O_APPEND | O_CREAT, 0666) : 2;
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len)
+		error("multiverse: cannot write the report to %qs: %m",
+		      *mv_report_file ? mv_report_file : "stderr");
+	if (fd > 2)
+		close(fd);
+	free(text);
 }

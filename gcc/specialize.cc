@@ -330,6 +330,11 @@ void specialize(cgraph_node *node)
 			return;
 		}
 		tree cd = clone->decl;
+		/* A C++ inline function's or template instance's variants go
+		 * with it into its COMDAT group: the linker keeps one unit's
+		 * copy, and drops the others' variants and their call sites. */
+		if (node->get_comdat_group())
+			clone->add_to_same_comdat_group(node);
 		/* The clone is reached only through the descriptors, which GCC
 		 * does not see: keep it, and keep it a plain copy. */
 		clone->force_output = true;

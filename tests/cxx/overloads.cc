@@ -9,6 +9,8 @@ MULTIVERSE int mode;
 MULTIVERSE int pick(int x) { return mode ? x + 1 : x; }
 MULTIVERSE long pick(long x) { return mode ? x + 2 : x; }
 MULTIVERSE int pick(const char *s) { return mode ? (int)strlen(s) : 0; }
+// its return type holds its name: the runtime must still name it n(int)
+MULTIVERSE int n(int x) { return mode ? x : -x; }
 MULTIVERSE int with_lambda(int x)
 {
 	auto add = [x](int y) { return x + y; };
@@ -31,10 +33,12 @@ int main()
 	CHECK_EQ(all(), 2112);
 	CHECK_EQ(multiverse_is_committed(static_cast<int (*)(int)>(pick)), 0);
 	mode = 1;
-	CHECK_EQ(multiverse_commit(), 3);             // pick(long) was already
+	CHECK_EQ(multiverse_commit(), 4);             // pick(long) was already
 	mode = 0;
 	CHECK_EQ(all(), 11 + 102 + 3 + 1000);
 	const mv_info_fn *f = multiverse_info_fn(static_cast<int (*)(const char *)>(pick));
 	CHECK(f && !strcmp(f->name, "util::pick(const char*)"));
+	f = multiverse_info_fn(util::n);
+	CHECK(f && !strcmp(f->name, "util::n(int)"));
 	CHECK_DONE();
 }

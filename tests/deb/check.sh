@@ -18,7 +18,10 @@ fail() { echo "FAIL: $*"; failed=1; }
 # step: runs a command, its output kept for a failure
 step() { # what command...
 	what=$1; shift
-	if "$@" >$w/out 2>&1; then echo "ok: $what"; else fail "$what"; sed 's/^/  | /' $w/out; fi
+	if "$@" >$w/out 2>&1; then echo "ok: $what"; return 0; fi
+	fail "$what"
+	sed 's/^/  | /' $w/out
+	return 1
 }
 
 step "dpkg -i" dpkg -i /tmp/debs/*.deb

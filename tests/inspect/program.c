@@ -28,6 +28,7 @@ struct config {
 } config;
 
 int lib_use(int x);
+MULTIVERSE int lib_scale(int x); /* the library's */
 void lib_report(void);
 
 static int twice(int x) { return 2 * x; }
@@ -40,7 +41,8 @@ MULTIVERSE int tiny(void) { return config.fast; }
 
 __attribute__((noinline)) int use(int x)
 {
-	return by_width(x) + by_level(x) + by_tracked(x) + tiny() + hook(x) + lib_use(x);
+	return by_width(x) + by_level(x) + by_tracked(x) + tiny() + hook(x) + lib_use(x) +
+	       lib_scale(x);           /* a site calling into the library */
 }
 __attribute__((noinline)) int tail(int x) { return by_level(x); }
 __attribute__((noinline)) int other(int x) { __asm__ volatile(""); return x; }

@@ -10,7 +10,11 @@ extern MULTIVERSE int level;
 
 MULTIVERSE inline int shared_cost(int x) { return cfg::level ? x * cfg::level : x; }
 
-template <typename T> MULTIVERSE inline T shared_twice(T x) { return cfg::level ? x + x : x; }
+// calls shared_cost: in its generic and in the variants for level 1 and 2
+template <typename T> MULTIVERSE inline T shared_twice(T x)
+{
+	return cfg::level ? shared_cost(x) + x : x;
+}
 
 struct Meter {
 	MULTIVERSE int read(int x) const { return cfg::level > 1 ? x - 1 : x; }
