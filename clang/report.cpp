@@ -9,6 +9,7 @@
 // Clang's plugin cannot measure code before the object is written, so
 // the report gives no bytes ("bytes_added": null in JSON).
 #include "multiverse.h"
+#include "json-string.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -26,23 +27,6 @@ std::map<std::string, mv_report_fn> mv_report;
 std::map<llvm::Constant *, std::string> mv_switch_names;
 
 namespace {
-
-std::string quoted(const std::string &s)
-{
-	std::string out = "\"";
-	for (char c : s) {
-		if (c == '"' || c == '\\')
-			out += '\\';
-		if ((unsigned char)c < 0x20) {
-			char buf[8];
-			snprintf(buf, sizeof buf, "\\u%04x", c);
-			out += buf;
-			continue;
-		}
-		out += c;
-	}
-	return out + "\"";
-}
 
 void text(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f)
 {
@@ -72,27 +56,27 @@ void text(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f
 
 void json(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f)
 {
-	out << "{\"file\": " << quoted(f.file) << ", \"line\": " << f.line
-	    << ", \"column\": " << f.column << ", \"function\": " << quoted(name)
+	out << "{\"file\": " << mv_json_string(f.file) << ", \"line\": " << f.line
+	    << ", \"column\": " << f.column << ", \"function\": " << mv_json_string(name)
 	    << ", \"switches\": [";
 	for (size_t i = 0; i < f.specialized.size(); i++)
-		out << (i ? ", " : "") << quoted(f.specialized[i]);
+		out << (i ? ", " : "") << mv_json_string(f.specialized[i]);
 	out << "], \"variants_made\": " << f.made << ", \"variants_merged\": "
 	    << f.made - f.kept.size() << ", \"bytes_added\": null, \"bytes_exact\": false, "
 	    << "\"variants\": [";
 	for (size_t i = 0; i < f.kept.size(); i++) {
-		out << (i ? ", " : "") << "{\"symbol\": " << quoted(f.kept[i].first)
+		out << (i ? ", " : "") << "{\"symbol\": " << mv_json_string(f.kept[i].first)
 		    << ", \"bytes\": null, \"guards\": [";
 		for (size_t k = 0; k < f.kept[i].second.size(); k++)
-			out << (k ? ", " : "") << quoted(f.kept[i].second[k]);
+			out << (k ? ", " : "") << mv_json_string(f.kept[i].second[k]);
 		out << "]}";
 	}
 	out << "], \"not_specialized\": [";
 	for (size_t i = 0; i < f.dynamic.size(); i++)
-		out << (i ? ", " : "") << "{\"switch\": " << quoted(f.dynamic[i].first)
-		    << ", \"why\": " << quoted(f.dynamic[i].second) << "}";
+		out << (i ? ", " : "") << "{\"switch\": " << mv_json_string(f.dynamic[i].first)
+		    << ", \"why\": " << mv_json_string(f.dynamic[i].second) << "}";
 	out << "], \"generic_only\": "
-	    << (f.generic_only.empty() ? std::string("null") : quoted(f.generic_only)) << "}\n";
+	    << (f.generic_only.empty() ? std::string("null") : mv_json_string(f.generic_only)) << "}\n";
 }
 
 } // namespace

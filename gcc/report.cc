@@ -15,6 +15,7 @@
  * which are the ones it emits.
  */
 #include "multiverse.h"
+#include "json-string.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -26,23 +27,6 @@ bool mv_report_json;
 std::map<const_tree, unsigned> mv_code_bytes;
 
 namespace {
-
-std::string quoted(const std::string &s)
-{
-	std::string out = "\"";
-	for (char c : s) {
-		if (c == '"' || c == '\\')
-			out += '\\';
-		if ((unsigned char)c < 0x20) {
-			char buf[8];
-			snprintf(buf, sizeof buf, "\\u%04x", c);
-			out += buf;
-			continue;
-		}
-		out += c;
-	}
-	return out + "\"";
-}
 
 std::string guards_text(const mv_clause &c)
 {
@@ -114,10 +98,10 @@ void write_json(FILE *out, const mv_function &f)
 	expanded_location at = expand_location(DECL_SOURCE_LOCATION(f.decl));
 	numbers n = count(f);
 	fprintf(out, "{\"file\": %s, \"line\": %d, \"column\": %d, \"function\": %s, "
-		"\"switches\": [", quoted(at.file).c_str(), at.line, at.column,
-		quoted(mv_name(f.decl)).c_str());
+		"\"switches\": [", mv_json_string(at.file).c_str(), at.line, at.column,
+		mv_json_string(mv_name(f.decl)).c_str());
 	for (size_t i = 0; i < f.specialized.size(); i++)
-		fprintf(out, "%s%s", i ? ", " : "", quoted(f.specialized[i]).c_str());
+		fprintf(out, "%s%s", i ? ", " : "", mv_json_string(f.specialized[i]).c_str());
 	fprintf(out, "], \"variants_made\": %u, \"variants_merged\": %u, "
 		"\"bytes_added\": %u, \"bytes_exact\": %s, \"variants\": [", f.made,
 		f.made - n.kept, n.bytes, optimize ? "true" : "false");
@@ -127,19 +111,19 @@ void write_json(FILE *out, const mv_function &f)
 			continue;
 		auto b = mv_code_bytes.find(v.decl);
 		fprintf(out, "%s{\"symbol\": %s, \"bytes\": %u, \"guards\": [", first ? "" : ", ",
-			quoted(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(v.decl))).c_str(),
+			mv_json_string(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(v.decl))).c_str(),
 			b == mv_code_bytes.end() ? 0 : b->second);
 		for (size_t i = 0; i < v.clauses.size(); i++)
-			fprintf(out, "%s%s", i ? ", " : "", quoted(guards_text(v.clauses[i])).c_str());
+			fprintf(out, "%s%s", i ? ", " : "", mv_json_string(guards_text(v.clauses[i])).c_str());
 		fputs("]}", out);
 		first = false;
 	}
 	fputs("], \"not_specialized\": [", out);
 	for (size_t i = 0; i < f.dynamic.size(); i++)
 		fprintf(out, "%s{\"switch\": %s, \"why\": %s}", i ? ", " : "",
-			quoted(f.dynamic[i].first).c_str(), quoted(f.dynamic[i].second).c_str());
+			mv_json_string(f.dynamic[i].first).c_str(), mv_json_string(f.dynamic[i].second).c_str());
 	fprintf(out, "], \"generic_only\": %s}\n",
-		f.generic_only.empty() ? "null" : quoted(f.generic_only).c_str());
+		f.generic_only.empty() ? "null" : mv_json_string(f.generic_only).c_str());
 }
 
 /* Each function's size as shorten_branches laid it out, alignment and
