@@ -15,10 +15,18 @@ set -eu
 debs=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || { echo "scratch-root.sh: needs root (mounts, chroot)" >&2; exit 2; }
-exec unshare --mount --propagation private sh -eu -c '
+# In a chroot, / is no mount point and its propagation cannot change: the
+# namespace keeps it, the scratch tmpfs is made private as soon as it is
+# mounted, and everything is unmounted at the end, in case the mount it
+# sits on was shared with the namespace outside.
+propagation=private
+unshare --mount --propagation private true 2>/dev/null || propagation=unchanged
+exec unshare --mount --propagation $propagation sh -eu -c '
 debs=$1 here=$2
 top=$(mktemp -d)
 mount -t tmpfs scratch "$top"
+mount --make-rprivate "$top"
+trap "umount -R \"\$top\" 2>/dev/null; rmdir \"\$top\"" EXIT
 r=$top/root
 for d in usr etc var; do
 	mkdir -p "$top/upper/$d" "$top/work/$d" "$r/$d"
@@ -40,6 +48,8 @@ cp "$debs"/*.deb "$r/tmp/debs/"
 rm -f "$r"/tmp/debs/*-dbgsym_*.deb
 cp -R "$here/check.sh" "$here/../install" "$here/../cxx/overloads.cc" \
 	"$here/../e2e/check.h" "$r/tmp/check/"
+rc=0
 chroot "$r" /usr/bin/env -i PATH=/usr/bin:/usr/sbin HOME=/root LC_ALL=C \
-	/bin/sh /tmp/check/check.sh
+	/bin/sh /tmp/check/check.sh || rc=$?
+exit $rc
 ' sh "$debs" "$here"
