@@ -13,7 +13,6 @@
  */
 #include "multiverse.h"
 
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/Basic/TargetInfo.h"
@@ -250,13 +249,8 @@ struct MultiverseAttr : ParsedAttrInfo {
 			return AttributeApplied;
 		}
 		mv_declared[mv_ir_name(cast<NamedDecl>(D))] = decl;
-		if (!V) {
+		if (!V)
 			mv_function_decls.insert(D);
-			PresumedLoc at = S.getSourceManager().getPresumedLoc(D->getLocation());
-			mv_report_fn &r = mv_report[mv_ir_name(cast<NamedDecl>(D))];
-			if (at.isValid() && r.file.empty())
-				r.file = at.getFilename(), r.line = at.getLine(), r.column = at.getColumn();
-		}
 		else if (!fnptr)
 			mv_int_switch_decls.insert(D);
 		return AttributeApplied;

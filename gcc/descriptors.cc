@@ -163,15 +163,27 @@ void emit_sites(void)
 	/* the section, for its bounds, even if every site is in a group */
 	fprintf(out, "\t.pushsection " MV_SECTION_SITE ",\"aw\"\n\t.balign 8\n"
 		"\t.popsection\n");
+	/* one section directive per run of sites in the same group */
+	bool open = false;
+	const char *current = NULL;
 	for (const mv_site &s : mv_sites) {
-		push_section(MV_SECTION_SITE, "aw", group_of(s.in));
-		fprintf(out, "\t.balign 8\n\t.quad\t.LMVS%u\n", s.label);
+		const char *group = group_of(s.in);
+		if (!open || (group ? !current || strcmp(group, current) : current != NULL)) {
+			if (open)
+				fputs("\t.popsection\n", out);
+			push_section(MV_SECTION_SITE, "aw", group);
+			fputs("\t.balign 8\n", out);
+			open = true;
+			current = group;
+		}
+		fprintf(out, "\t.quad\t.LMVS%u\n", s.label);
 		if (TREE_CODE(s.callee) == FUNCTION_DECL)
 			quad_sym(s.callee);
 		else
 			quad_switch(s.callee);
-		fputs("\t.popsection\n", out);
 	}
+	if (open)
+		fputs("\t.popsection\n", out);
 }
 
 tree hidden_extern_addr(const char *name)

@@ -40,6 +40,12 @@ std::string guards_text(const mv_clause &c)
 	return out;
 }
 
+unsigned bytes_of(tree variant)
+{
+	auto b = mv_code_bytes.find(variant);
+	return b == mv_code_bytes.end() ? 0 : b->second;
+}
+
 struct numbers {
 	unsigned kept, clauses, bytes;
 };
@@ -52,8 +58,7 @@ numbers count(const mv_function &f)
 			continue;
 		n.kept++;
 		n.clauses += v.clauses.size();
-		auto b = mv_code_bytes.find(v.decl);
-		n.bytes += b == mv_code_bytes.end() ? 0 : b->second;
+		n.bytes += bytes_of(v.decl);
 	}
 	return n;
 }
@@ -81,10 +86,9 @@ void write_text(FILE *out, const mv_function &f)
 			std::string g;
 			for (const mv_clause &c : v.clauses)
 				g += (g.empty() ? "" : " or ") + guards_text(c);
-			auto b = mv_code_bytes.find(v.decl);
 			fprintf(out, "%s:%d:%d: multiverse: '%s': variant for %s: %s%u bytes\n",
 				at.file, at.line, at.column, name, g.c_str(), optimize ? "" : "at most ",
-				b == mv_code_bytes.end() ? 0 : b->second);
+				bytes_of(v.decl));
 		}
 	}
 	for (auto &d : f.dynamic)
@@ -109,10 +113,9 @@ void write_json(FILE *out, const mv_function &f)
 	for (const mv_variant &v : f.variants) {
 		if (!TREE_ASM_WRITTEN(v.decl))
 			continue;
-		auto b = mv_code_bytes.find(v.decl);
 		fprintf(out, "%s{\"symbol\": %s, \"bytes\": %u, \"guards\": [", first ? "" : ", ",
 			mv_json_string(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(v.decl))).c_str(),
-			b == mv_code_bytes.end() ? 0 : b->second);
+			bytes_of(v.decl));
 		for (size_t i = 0; i < v.clauses.size(); i++)
 			fprintf(out, "%s%s", i ? ", " : "", mv_json_string(guards_text(v.clauses[i])).c_str());
 		fputs("]}", out);
