@@ -34,10 +34,14 @@ std::string mv_ir_name(const NamedDecl *d)
 
 namespace {
 
-void error(Sema &S, SourceLocation at, const std::string &text)
+/* An error at the declaration's name, as GCC gives it, with what is at
+ * fault (the attribute or one of its arguments) underlined, and the edit
+ * that fixes it where that is mechanical. */
+void error(Sema &S, const Decl *D, SourceRange what, const std::string &text,
+	   const FixItHint &fix = FixItHint())
 {
 	unsigned id = S.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error, "%0");
-	S.Diag(at, id) << text;
+	S.Diag(D->getLocation(), id) << text << what << fix;
 }
 
 /* The paper's spelling multiverse(("values", 1, 2)) is one comma
@@ -88,7 +92,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 		if (isa<FunctionDecl>(D))
 			return true;
 		if (isa<ParmVarDecl>(D)) {
-			error(S, A.getLoc(), "multiverse: '" + cast<NamedDecl>(D)->getNameAsString() +
+			error(S, D, A.getRange(), "multiverse: '" + cast<NamedDecl>(D)->getNameAsString() +
 			      "' is a function parameter; the attribute applies to functions "
 			      "and global variables only");
 			return false;
@@ -96,7 +100,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 		if (const auto *F = dyn_cast<FieldDecl>(D)) {
 			/* a switch in every object of the type (members.cpp) */
 			if (F->isBitField()) {
-				error(S, A.getLoc(), "multiverse: '" + F->getNameAsString() +
+				error(S, D, A.getRange(), "multiverse: '" + F->getNameAsString() +
 				      "' is a bit-field; a switch member must be a whole integer, "
 				      "enum or bool member, with an address of its own");
 				return false;
@@ -105,14 +109,14 @@ struct MultiverseAttr : ParsedAttrInfo {
 		}
 		if (const auto *V = dyn_cast<VarDecl>(D)) {
 			if (!V->hasGlobalStorage() || V->isStaticLocal()) {
-				error(S, A.getLoc(), "multiverse: '" + V->getNameAsString() +
+				error(S, D, A.getRange(), "multiverse: '" + V->getNameAsString() +
 				      "' is a local variable; only global variables can be switches");
 				return false;
 			}
 			return true;
 		}
 		const auto *N = dyn_cast<NamedDecl>(D);
-		error(S, A.getLoc(), "multiverse: " + (N ? "'" + N->getNameAsString() + "': " :
+		error(S, D, A.getRange(), "multiverse: " + (N ? "'" + N->getNameAsString() + "': " :
 		      std::string()) + "the attribute applies to functions and global "
 		      "variables only");
 		return false;
@@ -124,7 +128,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 		 * mangled, and inline functions and templates need COMDAT
 		 * groups the descriptors do not have here yet. */
 		if (S.getLangOpts().CPlusPlus) {
-			error(S, A.getLoc(), "multiverse: '" +
+			error(S, D, A.getRange(), "multiverse: '" +
 			      cast<NamedDecl>(D)->getQualifiedNameAsString() + "': the Clang "
 			      "plugin compiles C only; compile C++ with GCC (multiverse-g++)");
 			return AttributeNotApplied;
@@ -135,33 +139,31 @@ struct MultiverseAttr : ParsedAttrInfo {
 			V = nullptr;
 		const auto *VD = dyn_cast<VarDecl>(D);
 		bool fnptr = V && V->getType()->isFunctionPointerType();
+		/* multiverse("tracked") becomes multiverse */
+		FixItHint no_args = FixItHint::CreateReplacement(A.getRange(), A.getAttrName()->getName());
 		if (fnptr && A.getNumArgs()) {
-			error(S, A.getLoc(), "multiverse: '" + V->getNameAsString() + "' is a "
-			      "function-pointer switch, which takes no arguments in the attribute");
+			error(S, D, A.getRange(), "multiverse: '" + V->getNameAsString() + "' is a "
+			      "function-pointer switch, which takes no arguments in the attribute",
+			      no_args);
 			return AttributeNotApplied;
 		}
 		if (V && !fnptr && !switch_type(V->getType())) {
-			error(S, A.getLoc(), "multiverse: switch '" + V->getNameAsString() +
+			error(S, D, A.getRange(), "multiverse: switch '" + V->getNameAsString() +
 			      "' has type '" + V->getType().getAsString() + "'; a switch must "
 			      "be an integer, enum or bool variable or member, or a function "
 			      "pointer");
 			return AttributeNotApplied;
 		}
 		if (VD && VD->getTLSKind() != VarDecl::TLS_None) {
-			error(S, A.getLoc(), "multiverse: '" + V->getNameAsString() + "' is "
+			error(S, D, A.getRange(), "multiverse: '" + V->getNameAsString() + "' is "
 			      "thread-local; a switch must be a global variable with one "
-			      "value for the whole program");
-			return AttributeNotApplied;
-		}
-		if (const auto *F = dyn_cast<FunctionDecl>(D); F && F->hasAttr<AlwaysInlineAttr>()) {
-			error(S, A.getLoc(), "multiverse: '" + F->getNameAsString() + "' is "
-			      "'always_inline'; a multiversed function is never inlined, so "
-			      "that commit can redirect every call to it");
+			      "value for the whole program", mv_fixit_remove_thread_local(VD));
 			return AttributeNotApplied;
 		}
 		if (V && V->getType().isConstQualified()) {
-			error(S, A.getLoc(), "multiverse: switch '" + V->getNameAsString() +
-			      "' is const; a switch must be writable");
+			error(S, D, A.getRange(), "multiverse: switch '" + V->getNameAsString() +
+			      "' is const; a switch must be writable",
+			      mv_fixit_remove_const(cast<DeclaratorDecl>(V), fnptr));
 			return AttributeNotApplied;
 		}
 		/* What the IR passes need: flags (MV_DECL_*) and the explicit
@@ -169,8 +171,8 @@ struct MultiverseAttr : ParsedAttrInfo {
 		unsigned flags = 0;
 		SmallVector<int64_t, 8> values;
 		if (A.getNumArgs() && !V) {
-			error(S, A.getLoc(), "multiverse: a function takes no arguments in "
-			      "the attribute");
+			error(S, D, A.getRange(), "multiverse: a function takes no arguments in "
+			      "the attribute", no_args);
 			return AttributeNotApplied;
 		}
 		bool in_values = false;
@@ -178,7 +180,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 		for (unsigned i = 0; i < A.getNumArgs(); i++) {
 			Expr *e = A.isArgExpr(i) ? A.getArgAsExpr(i) : nullptr;
 			if (!e) {
-				error(S, A.getLoc(), "multiverse: arguments must be \"values\", "
+				error(S, D, A.getRange(), "multiverse: arguments must be \"values\", "
 				      "\"tracked\" or integer constants");
 				return AttributeNotApplied;
 			}
@@ -192,29 +194,38 @@ struct MultiverseAttr : ParsedAttrInfo {
 					flags |= MV_DECL_VALUES;
 				} else if (str->getString() == "tracked" && i == 0) {
 					if (given.size() > 1) {
-						error(S, given[1]->getBeginLoc(), "multiverse: \"tracked\" "
+						error(S, D, given[1]->getSourceRange(), "multiverse: \"tracked\" "
 						      "takes no further arguments");
 						return AttributeNotApplied;
 					}
 					flags |= MV_DECL_TRACKED;
 				} else {
-					error(S, e->getBeginLoc(), "multiverse: unknown argument \"" +
-					      str->getString().str() + "\"; the arguments are \"tracked\" "
-					      "alone, or \"values\" followed by integer constants");
+					/* "trackd" alone, "value" with values */
+					StringRef meant = given.size() == 1 ? "tracked" : "values";
+					if (i || str->getString().edit_distance(meant) > 2) {
+						error(S, D, e->getSourceRange(), "multiverse: unknown argument \"" +
+						      str->getString().str() + "\"; the arguments are \"tracked\" "
+						      "alone, or \"values\" followed by integer constants");
+						return AttributeNotApplied;
+					}
+					error(S, D, e->getSourceRange(), "multiverse: unknown argument \"" +
+					      str->getString().str() + "\"; did you mean \"" + meant.str() + "\"?",
+					      FixItHint::CreateReplacement(e->getSourceRange(),
+									   "\"" + meant.str() + "\""));
 					return AttributeNotApplied;
 				}
 				continue;
 			}
 			Expr::EvalResult r;
 			if (!in_values || !e->EvaluateAsInt(r, S.Context)) {
-				error(S, e->getBeginLoc(), "multiverse: a value of \"values\" must "
+				error(S, D, e->getSourceRange(), "multiverse: a value of \"values\" must "
 				      "be an integer constant");
 				return AttributeNotApplied;
 			}
 			llvm::APSInt v = r.Val.getInt();
 			QualType t = V->getType();
 			if (!fits(S.Context, t, v)) {
-				error(S, e->getBeginLoc(), "multiverse: '" + V->getNameAsString() +
+				error(S, D, e->getSourceRange(), "multiverse: '" + V->getNameAsString() +
 				      "': value " + toString(v, 10) + " does not fit the type '" +
 				      t.getAsString() + "' of the switch");
 				return AttributeNotApplied;
@@ -222,7 +233,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 			values.push_back(v.isSigned() ? v.getSExtValue() : (int64_t)v.getZExtValue());
 		}
 		if ((flags & MV_DECL_VALUES) && values.empty()) {
-			error(S, A.getLoc(), "multiverse: \"values\" needs at least one value");
+			error(S, D, A.getRange(), "multiverse: \"values\" needs at least one value");
 			return AttributeNotApplied;
 		}
 		if (V && V->getType()->isSignedIntegerOrEnumerationType())

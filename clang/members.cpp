@@ -142,6 +142,8 @@ struct Consumer : ASTConsumer {
 				"are or hold switches; a union may have switches in one of its "
 				"members only")) << first->getName() << f->getName()
 				<< ctx.getRecordType(rd).getAsString();
+			d.Report(first->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Note,
+				"'%0' declared here")) << first->getName();
 		}
 	}
 

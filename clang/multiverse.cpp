@@ -163,10 +163,17 @@ struct Action : PluginASTAction {
 					    a.substr(sizeof "optional-runtime=" - 1) + "'");
 				return false;
 			}
+			std::string key = a.substr(0, a.find('=')), meant;
+			for (const char *k : { "max-variants", "optional-runtime", "report",
+					       "report-json", "version" })
+				if (key != k && StringRef(key).edit_distance(k) <= 2)
+					meant = k;
 			d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
-				<< ("bad plugin argument '" + a + "'; the arguments are "
-				    "'max-variants=N' (1 to 100000), 'optional-runtime', "
-				    "'report[=FILE]', 'report-json[=FILE]' and 'version'");
+				<< ("bad plugin argument '" + a + "'; " +
+				    (meant.empty() ? "" : "did you mean '" + meant + "'? ") +
+				    "the arguments are 'max-variants=N' (1 to 100000), "
+				    "'optional-runtime', 'report[=FILE]', 'report-json[=FILE]' "
+				    "and 'version'");
 			return false;
 		}
 		return true;

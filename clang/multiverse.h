@@ -3,6 +3,7 @@
  * What the Clang front end's files share.  The pieces, in the order a
  * unit meets them:
  *   attribute.cpp   the attribute and its diagnostics (Clang's Sema);
+ *   fixit.cpp       the fix-it hints some of those diagnostics carry;
  *   members.cpp     the member switches of each object, after Sema;
  *   uses.cpp        warnings about writes to switches, after Sema;
  *   specialize.cpp  at the start of LLVM's pipeline: variants, and the
@@ -27,7 +28,8 @@
 #include <vector>
 
 namespace llvm { class Constant; class DataLayout; class Function; class GlobalVariable; class Module; class Value; }
-namespace clang { class ASTConsumer; class Decl; class FieldDecl; class NamedDecl; }
+namespace clang { class ASTConsumer; class ASTContext; class Attr; class Decl; class DeclaratorDecl;
+		  class FieldDecl; class FixItHint; class NamedDecl; }
 
 /* mv_decl.flags */
 #define MV_DECL_SIGNED  0x1u
@@ -61,6 +63,12 @@ struct mv_member {
 };
 extern std::map<std::string, std::vector<mv_member>> mv_objects;
 std::unique_ptr<clang::ASTConsumer> mv_make_member_table(void);
+
+/* fixit.cpp: the edits that fix a declaration, where its tokens show them
+ * unambiguously (else an empty hint) */
+clang::FixItHint mv_fixit_remove_const(const clang::DeclaratorDecl *d, bool pointer);
+clang::FixItHint mv_fixit_remove_thread_local(const clang::DeclaratorDecl *d);
+clang::FixItHint mv_fixit_remove_attribute(const clang::Attr *a, const clang::ASTContext &ctx);
 
 /* uses.cpp: warns where a multiversed function writes an integer switch
  * or takes its address. */

@@ -19,6 +19,7 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -62,6 +63,7 @@ struct Place {
 	bool run_time_index = false;
 	uint64_t from = 0, to = 0;
 	std::string name;             /* cfgs[1].inner.level */
+	const FieldDecl *member = nullptr;      /* the innermost one named */
 };
 
 /* An object's size, or "to the end" where the type has none here (an
@@ -92,6 +94,7 @@ Place place_of(const Expr *e, ASTContext &ctx)
 		}
 		if (!f->getName().empty())
 			p.name += "." + f->getName().str();
+		p.member = f;
 		return p;
 	}
 	if (const auto *a = dyn_cast<ArraySubscriptExpr>(e)) {
@@ -162,10 +165,11 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		/* outside multiversed functions (initializers of globals too) */
 		if (!fn || !warned.insert({ fn->getCanonicalDecl(), v->getCanonicalDecl() }).second)
 			return;
-		warn(at, what, v->getName());
+		warn(at, what, v->getName(), v);
 	}
 
-	void warn(SourceLocation at, const char *what, StringRef name)
+	/* declared: the switch, or the member switch, the note points at */
+	void warn(SourceLocation at, const char *what, StringRef name, const NamedDecl *declared)
 	{
 		mv_report[mv_ir_name(fn)].dynamic.push_back({ name.str(),
 			std::string("the function ") + (strcmp(what, "writes") ? "takes its address" : "writes it") });
@@ -173,6 +177,18 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 			"multiverse: '%0' %1 switch '%2'; the switch is not specialized "
 			"in this function");
 		diags.Report(at, id) << fn->getName() << what << name;
+		note_declared(declared);
+	}
+
+	void note_declared(const NamedDecl *declared)
+	{
+		if (!declared)
+			return;
+		unsigned id = isa<FieldDecl>(declared) ?
+			diags.getCustomDiagID(DiagnosticsEngine::Note,
+					      "switch member '%0' declared here") :
+			diags.getCustomDiagID(DiagnosticsEngine::Note, "switch '%0' declared here");
+		diags.Report(declared->getLocation(), id) << declared->getName();
 	}
 
 	bool TraverseFunctionDecl(FunctionDecl *f)
@@ -188,9 +204,9 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 			auto t = std::find_if(taken.begin(), taken.end(),
 					      [&](auto &x) { return overlap(x.first, r); });
 			if (w != written.end())
-				warn(w->second, "writes", r.name);
+				warn(w->second, "writes", r.name, r.member);
 			else if (t != taken.end())
-				warn(t->second, "takes the address of", r.name);
+				warn(t->second, "takes the address of", r.name, r.member);
 		}
 		std::set<const FieldDecl *> told;
 		for (auto &[f, at, why] : dynamic) {
@@ -203,6 +219,7 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 				"constant array indices, is specialized");
 			diags.Report(at, id) << fn->getName() << f->getName()
 				<< ctx.getRecordType(f->getParent()).getAsString() << why;
+			note_declared(f);
 			mv_report[mv_ir_name(fn)].dynamic.push_back({ f->getName().str(),
 				std::string("read ") + why });
 		}
@@ -324,9 +341,29 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	}
 };
 
+/* A multiversed function is never inlined; always_inline, on any of its
+ * declarations, contradicts that.  Checked once the unit is parsed: an
+ * attribute after multiverse in the same list comes after its handler. */
+void check_always_inline(ASTContext &ctx)
+{
+	DiagnosticsEngine &d = ctx.getDiagnostics();
+	std::set<const Decl *> told;
+	for (const Decl *decl : mv_function_decls) {
+		const auto *def = cast<FunctionDecl>(decl)->getDefinition();
+		const auto *ai = def ? def->getAttr<AlwaysInlineAttr>() : nullptr;
+		if (!ai || !told.insert(def->getCanonicalDecl()).second)
+			continue;
+		d.Report(def->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Error,
+			"multiverse: '%0' is 'always_inline'; a multiversed function is "
+			"never inlined, so that commit can redirect every call to it"))
+			<< def->getName() << mv_fixit_remove_attribute(ai, ctx);
+	}
+}
+
 struct Consumer : ASTConsumer {
 	void HandleTranslationUnit(ASTContext &ctx) override
 	{
+		check_always_inline(ctx);
 		/* the report names a function where it is defined */
 		for (const Decl *d : mv_function_decls) {
 			const FunctionDecl *def = cast<FunctionDecl>(d)->getDefinition();

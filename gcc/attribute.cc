@@ -134,10 +134,25 @@ static bool check_switch_args(tree decl, tree args)
 	}
 	/* A non-constant in ("values", ...) makes the C parser drop the
 	 * string, so it lands here too. */
-	error_at(loc, "%qD: unknown %<multiverse%> arguments; allowed are "
-		 "%<multiverse(\"tracked\")%> and "
-		 "%<multiverse((\"values\", V1, V2, ...))%> with integer "
-		 "constants %<V1, V2, ...%> for integer and enum switches", decl);
+	rich_location rl(line_table, loc);
+	const char *meant = NULL;
+	tree first = a[0];
+	STRIP_NOPS(first);
+	if (TREE_CODE(first) == ADDR_EXPR)
+		first = TREE_OPERAND(first, 0);
+	if (TREE_CODE(first) == ARRAY_REF)
+		first = TREE_OPERAND(first, 0);
+	if (TREE_CODE(first) == STRING_CST)
+		meant = mv_fixit_attribute_string(&rl, TREE_STRING_POINTER(first),
+						  a.size());
+	if (meant)
+		error_at(&rl, "%qD: unknown %<multiverse%> argument %qs; did you "
+			 "mean %qs?", decl, TREE_STRING_POINTER(first), meant);
+	else
+		error_at(loc, "%qD: unknown %<multiverse%> arguments; allowed are "
+			 "%<multiverse(\"tracked\")%> and "
+			 "%<multiverse((\"values\", V1, V2, ...))%> with integer "
+			 "constants %<V1, V2, ...%> for integer and enum switches", decl);
 	return false;
 }
 
@@ -163,12 +178,16 @@ static bool check_switch(tree decl, tree args)
 		return false;
 	}
 	if (TYPE_READONLY(type)) {
-		error_at(loc, "%qD is %<const%>; a multiverse switch must "
+		rich_location rl(line_table, loc);
+		mv_fixit_remove_const(&rl, is_fnptr_type(type));
+		error_at(&rl, "%qD is %<const%>; a multiverse switch must "
 			 "be writable", decl);
 		return false;
 	}
 	if (is_fnptr_type(type) && args) {
-		error_at(loc, "%qD: a function-pointer switch takes no "
+		rich_location rl(line_table, loc);
+		mv_fixit_remove_attribute_args(&rl);
+		error_at(&rl, "%qD: a function-pointer switch takes no "
 			 "%<multiverse%> arguments", decl);
 		return false;
 	}
@@ -205,7 +224,9 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 	switch (TREE_CODE(decl)) {
 	case FUNCTION_DECL:
 		if (args) {
-			error_at(loc, "%qD: the %<multiverse%> attribute takes no "
+			rich_location rl(line_table, loc);
+			mv_fixit_remove_attribute_args(&rl);
+			error_at(&rl, "%qD: the %<multiverse%> attribute takes no "
 				 "arguments on a function", decl);
 			return NULL_TREE;
 		}
@@ -224,7 +245,9 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 			return NULL_TREE;
 		}
 		if (DECL_THREAD_LOCAL_P(decl)) {
-			error_at(loc, "%qD is thread-local; " ALLOWED, decl);
+			rich_location rl(line_table, loc);
+			mv_fixit_remove_thread_local(&rl);
+			error_at(&rl, "%qD is thread-local; " ALLOWED, decl);
 			return NULL_TREE;
 		}
 		if (!check_switch(decl, args))
@@ -272,11 +295,13 @@ void mv_check_definition(void *gcc_data, void *)
 	if (!lookup_attribute("noinline", DECL_ATTRIBUTES(decl)))
 		DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("noinline"),
 						  NULL_TREE, DECL_ATTRIBUTES(decl));
-	if (lookup_attribute("always_inline", DECL_ATTRIBUTES(decl)))
-		error_at(DECL_SOURCE_LOCATION(decl),
-			 "%qD is %<always_inline%>; a multiversed function is "
+	if (lookup_attribute("always_inline", DECL_ATTRIBUTES(decl))) {
+		rich_location rl(line_table, DECL_SOURCE_LOCATION(decl));
+		mv_fixit_remove_always_inline(&rl);
+		error_at(&rl, "%qD is %<always_inline%>; a multiversed function is "
 			 "never inlined, so that commit can redirect every call "
 			 "to it", decl);
+	}
 }
 
 static struct attribute_spec multiverse_attr = {

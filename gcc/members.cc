@@ -240,9 +240,11 @@ void mv_check_type(void *gcc_data, void *)
 			first = f;
 			continue;
 		}
+		auto_diagnostic_group g;
 		error_at(loc, "%qD and %qD share their storage in union %qT, and "
 			 "both are or hold multiverse switches; a union may have "
 			 "switches in one of its members only", first, f, type);
+		inform(DECL_SOURCE_LOCATION(first), "%qD declared here", first);
 	}
 }
 

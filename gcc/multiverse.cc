@@ -55,6 +55,8 @@
  * a member; checked when the type is complete).
  */
 #include "multiverse.h"
+
+#include "spellcheck.h"
 #include "arch.h"
 #include "plugin-version.h"
 #include "cpplib.h"
@@ -152,11 +154,22 @@ static bool parse_args(struct plugin_name_args *info)
 			}
 			mv_optional_runtime = true;
 		} else {
-			error("multiverse: unknown plugin argument %qs; the "
-			      "arguments are %<max-variants=N%>, "
-			      "%<optional-runtime%>, %<report[=FILE]%>, "
-			      "%<report-json[=FILE]%> and %<version%>", info->argv[i].value
-			      ? concat(key, "=", info->argv[i].value, NULL) : key);
+			auto_vec<const char *> known;
+			for (const char *k : { "max-variants", "optional-runtime",
+					       "report", "report-json", "version" })
+				known.safe_push(k);
+			const char *meant = find_closest_string(key, &known);
+			const char *given = info->argv[i].value ?
+				concat(key, "=", info->argv[i].value, NULL) : key;
+#define ARGS "the arguments are %<max-variants=N%>, %<optional-runtime%>, " \
+	"%<report[=FILE]%>, %<report-json[=FILE]%> and %<version%>"
+			if (meant && strcmp(meant, key))
+				error("multiverse: unknown plugin argument %qs; did "
+				      "you mean %qs? " ARGS, given, meant);
+			else
+				error("multiverse: unknown plugin argument %qs; " ARGS,
+				      given);
+#undef ARGS
 			return false;
 		}
 	}

@@ -23,6 +23,17 @@
 #include <algorithm>
 #include <set>
 
+/* The note that goes with a diagnostic about a switch: where it is. */
+void mv_note_switch_declared(tree sw)
+{
+	tree d = mv_switch_decl(sw);
+	if (TREE_CODE(d) == FIELD_DECL)
+		inform(DECL_SOURCE_LOCATION(d), "switch member %qD declared "
+		       "here", d);
+	else
+		inform(DECL_SOURCE_LOCATION(d), "switch %qD declared here", d);
+}
+
 namespace {
 
 struct switch_use {
@@ -157,12 +168,15 @@ std::vector<switch_use> analyze(cgraph_node *node)
 		if ((why_not_switch(d.first) == through_pointer && named.count(field)) ||
 		    !told.insert(field).second)
 			continue;
-		warning_at(gimple_location(d.second), 0, "%qD reads multiverse "
-			   "switch member %qD of %qT %s; only a read that names "
-			   "an object with static storage duration, with "
-			   "constant array indices, is specialized",
-			   node->decl, field, DECL_CONTEXT(field),
-			   why_not_switch(d.first));
+		auto_diagnostic_group g;
+		if (warning_at(gimple_location(d.second), 0, "%qD reads multiverse "
+			       "switch member %qD of %qT %s; only a read that names "
+			       "an object with static storage duration, with "
+			       "constant array indices, is specialized",
+			       node->decl, field, DECL_CONTEXT(field),
+			       why_not_switch(d.first)))
+			inform(DECL_SOURCE_LOCATION(field), "switch member %qD "
+			       "declared here", field);
 		mv_find_function(node->decl)->dynamic.push_back(
 			{ IDENTIFIER_POINTER(DECL_NAME(field)),
 			  std::string("read ") + why_not_switch(d.first) });
@@ -179,13 +193,15 @@ std::vector<switch_use> analyze(cgraph_node *node)
 			if (!why && overlaps(t.first, sw))
 				why = t.second;
 		if (why) {
-			warning_at(gimple_location(why), 0,
-				   write ? "%qD writes multiverse switch %qs; the "
-					   "switch is not specialized in this function"
-					 : "%qD takes the address of multiverse switch "
-					   "%qs; the switch is not specialized in this "
-					   "function",
-				   node->decl, mv_switch_name(sw));
+			auto_diagnostic_group g;
+			if (warning_at(gimple_location(why), 0,
+				       write ? "%qD writes multiverse switch %qs; the "
+					       "switch is not specialized in this function"
+					     : "%qD takes the address of multiverse switch "
+					       "%qs; the switch is not specialized in this "
+					       "function",
+				       node->decl, mv_switch_name(sw)))
+				mv_note_switch_declared(sw);
 			mv_find_function(node->decl)->dynamic.push_back(
 				{ mv_switch_name(sw), write ? "the function writes it"
 					: "the function takes its address" });
@@ -289,10 +305,24 @@ void specialize(cgraph_node *node)
 		unsigned long n = 1;
 		for (const switch_use &u : uses)
 			n *= u.domain.size() + (u.tracked ? 1 : 0);
-		warning_at(DECL_SOURCE_LOCATION(decl), 0,
-			   "%qD would need %lu variants, more than the limit of "
-			   "%u (plugin argument %<max-variants%>); only the "
-			   "generic is used", decl, n, mv_max_variants);
+		auto_diagnostic_group g;
+		if (warning_at(DECL_SOURCE_LOCATION(decl), 0,
+			       "%qD would need %lu variants, more than the limit of "
+			       "%u (plugin argument %<max-variants%>); only the "
+			       "generic is used", decl, n, mv_max_variants)) {
+			for (const switch_use &u : uses) {
+				tree d = mv_switch_decl(u.var);
+				inform(DECL_SOURCE_LOCATION(d), "switch %qs, declared "
+				       "here, has %u values in %qD%s",
+				       mv_switch_name(u.var), (unsigned)u.domain.size(),
+				       decl, u.tracked ? ", and is tracked (one more "
+				       "variant each: unbound)" : "");
+			}
+			inform(DECL_SOURCE_LOCATION(decl), "raise the limit with "
+			       "%<-fplugin-arg-multiverse-max-variants=%lu%>, or "
+			       "give a switch fewer values with "
+			       "%<multiverse((\"values\", ...))%>", n);
+		}
 		mv_find_function(decl)->generic_only = "it would need " +
 			std::to_string(n) + " variants, more than max-variants (" +
 			std::to_string(mv_max_variants) + ")";

@@ -16,3 +16,5 @@ __attribute__((multiverse)) int by_index(int i) { return cfgs[i].mode + cfgs[1].
 __attribute__((multiverse)) int per_thread(void) { return mine.mode; }
 /* a local object is not a switch, and nothing to tell */
 __attribute__((multiverse)) int local(void) { struct config c = cfgs[0]; return c.mode; }
+// expect-note: @10 switch member 'mode' declared here
+// expect-clang-note: @10 switch member 'mode' declared here

@@ -6,3 +6,6 @@ union state {
 	__attribute__((multiverse)) int level;
 	int raw;
 };
+// The related declaration: the member that holds switches first.
+// expect-note: @5 'flags' declared here
+// expect-clang-note: @5 'flags' declared here

@@ -18,3 +18,7 @@ __attribute__((multiverse)) int escape(void) { use(&cfg); return cfg.mode; }
 __attribute__((multiverse)) int copy_in(struct inner i) { cfgs[1].inner = i; return cfgs[1].inner.level; }
 /* another member: cfg.mode stays a switch here */
 __attribute__((multiverse)) int count(void) { cfg.count++; return cfg.mode; }
+// expect-note: @11 switch member 'level' declared here
+// expect-note: @12 switch member 'mode' declared here
+// expect-clang-note: @11 switch member 'level' declared here
+// expect-clang-note: @12 switch member 'mode' declared here

@@ -19,3 +19,8 @@ void reset(void) { counter = 0; }
 /* Declared first without the attribute. */
 int later(void);
 __attribute__((multiverse)) int later(void) { return counter += 2; }
+// Each warning's note points at the switch's declaration.
+// expect-note: @9 switch 'counter' declared here
+// expect-note: @10 switch 'mode' declared here
+// expect-clang-note: @9 switch 'counter' declared here
+// expect-clang-note: @10 switch 'mode' declared here
