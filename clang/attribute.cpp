@@ -163,7 +163,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 		if (V && V->getType().isConstQualified()) {
 			error(S, D, A.getRange(), "multiverse: switch '" + V->getNameAsString() +
 			      "' is const; a switch must be writable",
-			      mv_fixit_remove_const(cast<DeclaratorDecl>(V), fnptr));
+			      mv_fixit_remove_const(cast<DeclaratorDecl>(V)));
 			return AttributeNotApplied;
 		}
 		/* What the IR passes need: flags (MV_DECL_*) and the explicit

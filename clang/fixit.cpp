@@ -21,8 +21,11 @@ using namespace clang;
 
 namespace {
 
-/* The raw tokens from the declaration's start to its name (excluded). */
-bool tokens_before_name(const DeclaratorDecl *d, SmallVectorImpl<Token> &out)
+/* The raw tokens from the declaration's start to its name (excluded);
+ * *shared says whether its specifiers also serve other declarators
+ * (`const int a, b`): a comma outside parentheses before the name or
+ * after it, up to the end of the declaration. */
+bool tokens_before_name(const DeclaratorDecl *d, SmallVectorImpl<Token> &out, bool *shared)
 {
 	const ASTContext &ctx = d->getASTContext();
 	const SourceManager &sm = ctx.getSourceManager();
@@ -38,9 +41,24 @@ bool tokens_before_name(const DeclaratorDecl *d, SmallVectorImpl<Token> &out)
 	Lexer lex(sm.getLocForStartOfFile(sm.getFileID(begin)), ctx.getLangOpts(),
 		  buf.begin(), buf.begin() + sm.getFileOffset(begin), buf.end());
 	Token t;
-	while (!lex.LexFromRawLexer(t) && sm.isBeforeInTranslationUnit(t.getLocation(), name))
-		out.push_back(t);
-	return true;
+	int depth = 0;
+	*shared = false;
+	bool after = false;
+	while (!lex.LexFromRawLexer(t) || t.isNot(tok::eof)) {
+		if (!after && !sm.isBeforeInTranslationUnit(t.getLocation(), name))
+			after = true;
+		if (!after)
+			out.push_back(t);
+		depth += t.isOneOf(tok::l_paren, tok::l_square);
+		depth -= t.isOneOf(tok::r_paren, tok::r_square);
+		if (depth == 0 && t.is(tok::comma))
+			*shared = true;
+		if (after && depth <= 0 && t.isOneOf(tok::semi, tok::l_brace, tok::equal))
+			return true;
+		if (t.is(tok::eof))
+			break;
+	}
+	return false;
 }
 
 bool is(const Token &t, StringRef word)
@@ -64,21 +82,24 @@ FixItHint remove_token(const DeclaratorDecl *d, const Token &t)
 
 } // namespace
 
-FixItHint mv_fixit_remove_const(const DeclaratorDecl *d, bool pointer)
+FixItHint mv_fixit_remove_const(const DeclaratorDecl *d)
 {
 	SmallVector<Token, 16> t;
-	if (!tokens_before_name(d, t) || t.empty())
+	bool shared;
+	if (!tokens_before_name(d, t, &shared) || t.size() < 2)
 		return FixItHint();
-	if (is(t.back(), "const"))
+	/* the pointer's own: `void (*const fp)(void)` */
+	if (is(t.back(), "const") && t[t.size() - 2].is(tok::star))
 		return remove_token(d, t.back());
-	if (pointer)
+	/* else a specifier, which must serve this declarator alone */
+	if (shared || llvm::any_of(t, [](const Token &k) { return k.is(tok::star); }))
 		return FixItHint();
 	const Token *found = nullptr;
-	for (size_t i = t.size(); i-- > 0 && !t[i].is(tok::comma) && !t[i].is(tok::star); )
-		if (is(t[i], "const")) {
+	for (const Token &k : t)
+		if (is(k, "const")) {
 			if (found)
 				return FixItHint();     /* twice: leave it to the user */
-			found = &t[i];
+			found = &k;
 		}
 	return found ? remove_token(d, *found) : FixItHint();
 }
@@ -86,22 +107,29 @@ FixItHint mv_fixit_remove_const(const DeclaratorDecl *d, bool pointer)
 FixItHint mv_fixit_remove_thread_local(const DeclaratorDecl *d)
 {
 	SmallVector<Token, 16> t;
-	if (!tokens_before_name(d, t))
+	bool shared;
+	if (!tokens_before_name(d, t, &shared) || shared)
 		return FixItHint();
-	for (size_t i = t.size(); i-- > 0 && !t[i].is(tok::comma); )
-		if (is(t[i], "__thread") || is(t[i], "_Thread_local") ||
-		    is(t[i], "thread_local"))
-			return remove_token(d, t[i]);
+	for (const Token &k : t)
+		if (is(k, "__thread") || is(k, "_Thread_local") || is(k, "thread_local"))
+			return remove_token(d, k);
 	return FixItHint();
 }
 
-/* An attribute in a list, with the comma after it if there is one:
- * __attribute__((always_inline, multiverse)) keeps (multiverse). */
-FixItHint mv_fixit_remove_attribute(const Attr *a, const ASTContext &ctx)
+/* An attribute of fn, in a list, with the comma after it if there is
+ * one: __attribute__((always_inline, multiverse)) keeps (multiverse).
+ * Only where it is written on one of fn's declarations: not where
+ * #pragma clang attribute applies it to a whole region. */
+FixItHint mv_fixit_remove_attribute(const Attr *a, const FunctionDecl *fn)
 {
+	const ASTContext &ctx = fn->getASTContext();
 	const SourceManager &sm = ctx.getSourceManager();
 	SourceRange r = a->getRange();
-	if (r.isInvalid() || r.getBegin().isMacroID() || r.getEnd().isMacroID())
+	if (r.isInvalid() || r.getBegin().isMacroID() || r.getEnd().isMacroID() ||
+	    llvm::none_of(fn->redecls(), [&](const FunctionDecl *d) {
+		    SourceRange in = d->getSourceRange();
+		    return sm.isPointWithin(r.getBegin(), in.getBegin(), in.getEnd());
+	    }))
 		return FixItHint();
 	SourceLocation end = Lexer::getLocForEndOfToken(r.getEnd(), 0, sm, ctx.getLangOpts());
 	std::optional<Token> next = Lexer::findNextToken(r.getEnd(), sm, ctx.getLangOpts());

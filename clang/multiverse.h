@@ -29,7 +29,7 @@
 
 namespace llvm { class Constant; class DataLayout; class Function; class GlobalVariable; class Module; class Value; }
 namespace clang { class ASTConsumer; class ASTContext; class Attr; class Decl; class DeclaratorDecl;
-		  class FieldDecl; class FixItHint; class NamedDecl; }
+		  class FieldDecl; class FixItHint; class FunctionDecl; class NamedDecl; }
 
 /* mv_decl.flags */
 #define MV_DECL_SIGNED  0x1u
@@ -66,9 +66,9 @@ std::unique_ptr<clang::ASTConsumer> mv_make_member_table(void);
 
 /* fixit.cpp: the edits that fix a declaration, where its tokens show them
  * unambiguously (else an empty hint) */
-clang::FixItHint mv_fixit_remove_const(const clang::DeclaratorDecl *d, bool pointer);
+clang::FixItHint mv_fixit_remove_const(const clang::DeclaratorDecl *d);
 clang::FixItHint mv_fixit_remove_thread_local(const clang::DeclaratorDecl *d);
-clang::FixItHint mv_fixit_remove_attribute(const clang::Attr *a, const clang::ASTContext &ctx);
+clang::FixItHint mv_fixit_remove_attribute(const clang::Attr *a, const clang::FunctionDecl *fn);
 
 /* uses.cpp: warns where a multiversed function writes an integer switch
  * or takes its address. */

@@ -356,7 +356,7 @@ void check_always_inline(ASTContext &ctx)
 		d.Report(def->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Error,
 			"multiverse: '%0' is 'always_inline'; a multiversed function is "
 			"never inlined, so that commit can redirect every call to it"))
-			<< def->getName() << mv_fixit_remove_attribute(ai, ctx);
+			<< def->getName() << mv_fixit_remove_attribute(ai, def);
 	}
 }
 

@@ -143,7 +143,7 @@ static bool check_switch_args(tree decl, tree args)
 	if (TREE_CODE(first) == ARRAY_REF)
 		first = TREE_OPERAND(first, 0);
 	if (TREE_CODE(first) == STRING_CST)
-		meant = mv_fixit_attribute_string(&rl, TREE_STRING_POINTER(first),
+		meant = mv_fixit_attribute_string(&rl, decl, TREE_STRING_POINTER(first),
 						  a.size());
 	if (meant)
 		error_at(&rl, "%qD: unknown %<multiverse%> argument %qs; did you "
@@ -179,14 +179,14 @@ static bool check_switch(tree decl, tree args)
 	}
 	if (TYPE_READONLY(type)) {
 		rich_location rl(line_table, loc);
-		mv_fixit_remove_const(&rl, is_fnptr_type(type));
+		mv_fixit_remove_const(&rl, decl);
 		error_at(&rl, "%qD is %<const%>; a multiverse switch must "
 			 "be writable", decl);
 		return false;
 	}
 	if (is_fnptr_type(type) && args) {
 		rich_location rl(line_table, loc);
-		mv_fixit_remove_attribute_args(&rl);
+		mv_fixit_remove_attribute_args(&rl, decl);
 		error_at(&rl, "%qD: a function-pointer switch takes no "
 			 "%<multiverse%> arguments", decl);
 		return false;
@@ -225,7 +225,7 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 	case FUNCTION_DECL:
 		if (args) {
 			rich_location rl(line_table, loc);
-			mv_fixit_remove_attribute_args(&rl);
+			mv_fixit_remove_attribute_args(&rl, decl);
 			error_at(&rl, "%qD: the %<multiverse%> attribute takes no "
 				 "arguments on a function", decl);
 			return NULL_TREE;
@@ -246,7 +246,7 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 		}
 		if (DECL_THREAD_LOCAL_P(decl)) {
 			rich_location rl(line_table, loc);
-			mv_fixit_remove_thread_local(&rl);
+			mv_fixit_remove_thread_local(&rl, decl);
 			error_at(&rl, "%qD is thread-local; " ALLOWED, decl);
 			return NULL_TREE;
 		}
@@ -297,7 +297,7 @@ void mv_check_definition(void *gcc_data, void *)
 						  NULL_TREE, DECL_ATTRIBUTES(decl));
 	if (lookup_attribute("always_inline", DECL_ATTRIBUTES(decl))) {
 		rich_location rl(line_table, DECL_SOURCE_LOCATION(decl));
-		mv_fixit_remove_always_inline(&rl);
+		mv_fixit_remove_always_inline(&rl, decl);
 		error_at(&rl, "%qD is %<always_inline%>; a multiversed function is "
 			 "never inlined, so that commit can redirect every call "
 			 "to it", decl);

@@ -7,17 +7,24 @@
  * -fdiagnostics-parseable-fixits for editors.
  *
  * A plugin sees trees, not tokens: a declaration keeps the location of
- * its name only.  So the tokens are found again in the source text, by a
- * small lexer over the declaration's line and the lines just before it
- * that continue the same declaration.  A hint is given only when the
- * text says unambiguously which token to edit; otherwise the diagnostic
- * goes without one.  Nothing here is given for a declaration that comes
- * out of a macro expansion, whose tokens are not where its location is.
+ * its name only.  So the declaration's tokens are found again in the
+ * source text, by a small lexer over the lines around its name: from the
+ * end of whatever precedes it (`;`, `{`, `}` or a directive) to the end of
+ * its declarator (`;`, `{`, `=` or `,` outside parentheses).  A wrong edit
+ * is worse than none, so a hint is given only when:
+ *   - the name is spelled in a file (not by a macro, not under #line),
+ *     and the text there is the name;
+ *   - the declaration's start is found within four lines of its name;
+ *   - the rule names exactly one token in the declaration;
+ *   - an edit to a specifier (an integer's `const`, a thread-local
+ *     keyword) touches no other declarator: `const int a, b` gets none;
+ *   - every position maps back to the same file, line and column.
  */
 #include "multiverse.h"
 
 #include "spellcheck.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace {
@@ -28,21 +35,55 @@ struct token {
 	int end;                /* the column after it, and after any spaces */
 };
 
-/* The tokens of one line; a comment ends a line's useful text at its
- * start (a comment opened on an earlier line is not looked for). */
-void lex_line(const char *s, size_t n, int line, std::vector<token> &out)
+/* What a declaration's text shows. */
+struct decl_text {
+	location_t loc;                 /* the name's */
+	expanded_location where;        /* of the name */
+	std::vector<token> t;           /* the declaration's tokens only */
+	size_t name;                    /* the name's index in t */
+	bool shared;                    /* its specifiers serve other declarators */
+};
+
+/* The tokens of one line.  *in_comment carries a block comment over
+ * lines; a line's comments are skipped; "#" opens a directive, which
+ * ends a declaration like ";". */
+void lex_line(const char *s, size_t n, int line, bool *in_comment,
+	      std::vector<token> &out)
 {
 	size_t i = 0;
 	auto skip_space = [&] {
-		while (i < n && (s[i] == ' ' || s[i] == '\t'))
-			i++;
+		for (;;) {
+			while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+				i++;
+			if (*in_comment) {
+				while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
+					i++;
+				if (i + 1 >= n) {
+					i = n;
+					return;
+				}
+				i += 2, *in_comment = false;
+			} else if (i + 1 < n && s[i] == '/' && s[i + 1] == '*') {
+				i += 2, *in_comment = true;
+			} else if (i + 1 < n && s[i] == '/' && s[i + 1] == '/') {
+				i = n;
+				return;
+			} else if (i + 1 < n && s[i] == '*' && s[i + 1] == '/') {
+				/* the lines began inside a comment: what came
+				 * before is not code, and where the
+				 * declaration starts is not known */
+				out.clear();
+				out.push_back({ line, (int)i + 1, "?", 0 });
+				i += 2;
+			} else {
+				return;
+			}
+		}
 	};
 	skip_space();
 	while (i < n) {
 		size_t start = i;
 		char c = s[i];
-		if (c == '/' && i + 1 < n && (s[i + 1] == '/' || s[i + 1] == '*'))
-			break;
 		if (ISIDST(c)) {
 			while (i < n && ISIDNUM(s[i]))
 				i++;
@@ -50,8 +91,10 @@ void lex_line(const char *s, size_t n, int line, std::vector<token> &out)
 			for (i++; i < n && s[i] != c; i++)
 				if (s[i] == '\\')
 					i++;
-			if (i >= n)
-				break;  /* continues on the next line: stop here */
+			if (i >= n) {
+				out.push_back({ line, (int)start + 1, "#", 0 });
+				return;  /* a literal continued on the next line */
+			}
 			i++;
 		} else if (ISDIGIT(c)) {
 			while (i < n && (ISIDNUM(s[i]) || s[i] == '.'))
@@ -60,73 +103,140 @@ void lex_line(const char *s, size_t n, int line, std::vector<token> &out)
 			i++;
 		}
 		token t = { line, (int)start + 1, std::string(s + start, i - start), 0 };
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		t.end = (int)i + 1;     /* a comment after it stays */
 		skip_space();
-		t.end = (int)i + 1;
 		out.push_back(t);
 	}
 }
 
-/* The spelling location of a declaration's name, if it has one in a file
- * (not in a macro expansion). */
-bool source_of(location_t loc, expanded_location *x)
+bool ends_before(const std::string &t)
 {
-	loc = get_pure_location(loc);
-	if (loc <= BUILTINS_LOCATION || linemap_location_from_macro_expansion_p(line_table, loc))
-		return false;
-	*x = expand_location(loc);
-	return x->file && x->line > 0 && x->column > 0;
+	return t == ";" || t == "{" || t == "}" || t == "#" || t == "?";
 }
 
-/* The tokens of the declaration named at loc, as far as its own lines
- * go: the line of its name, and the lines before it that do not end an
- * earlier declaration or statement (at most four).  *at is the index of
- * the name's token. */
-bool decl_tokens(location_t loc, std::vector<token> &out, size_t *at)
+bool ends_after(const std::string &t)
 {
-	expanded_location x;
-	if (!source_of(loc, &x))
+	return t == ";" || t == "{" || t == "=" || t == "," || t == "#";
+}
+
+/* The text of the declaration decl, named at its DECL_SOURCE_LOCATION. */
+bool decl_tokens(tree decl, decl_text *d)
+{
+	location_t loc = get_pure_location(DECL_SOURCE_LOCATION(decl));
+	if (loc <= BUILTINS_LOCATION || !DECL_NAME(decl) ||
+	    linemap_location_from_macro_expansion_p(line_table, loc))
 		return false;
-	int first = x.line;
-	while (first > 1 && x.line - first < 4) {
-		char_span prev = location_get_source_line(x.file, first - 1);
-		if (!prev)
+	const line_map_ordinary *map = linemap_check_ordinary(linemap_lookup(line_table, loc));
+	if (!map || map->reason == LC_RENAME_VERBATIM)      /* #line */
+		return false;
+	d->loc = loc;
+	d->where = expand_location(loc);
+	if (!d->where.file || d->where.line <= 0 || d->where.column <= 0)
+		return false;
+
+	const int before = 4, after = 2;
+	int first = d->where.line > before ? d->where.line - before : 1;
+	std::vector<token> all;
+	bool in_comment = false;
+	for (int l = first; l <= d->where.line + after; l++) {
+		char_span text = location_get_source_line(d->where.file, l);
+		if (!text) {
+			if (l <= d->where.line)
+				return false;
 			break;
-		std::vector<token> t;
-		lex_line(prev.get_buffer(), prev.length(), first - 1, t);
-		bool ends = t.empty();  /* a blank line or a comment */
-		for (const token &k : t)
-			ends |= k.text == ";" || k.text == "{" || k.text == "}" ||
-				k.text[0] == '#';
-		if (ends)
-			break;
-		first--;
-	}
-	for (int l = first; l <= x.line; l++) {
-		char_span text = location_get_source_line(x.file, l);
-		if (!text)
-			return false;
-		lex_line(text.get_buffer(), text.length(), l, out);
-	}
-	for (size_t i = 0; i < out.size(); i++)
-		if (out[i].line == x.line && out[i].col == x.column) {
-			*at = i;
-			return true;
 		}
-	return false;
+		std::vector<token> line;
+		lex_line(text.get_buffer(), text.length(), l, &in_comment, line);
+		/* a directive: nothing of it belongs to a declaration */
+		if (!line.empty() && line[0].text == "#")
+			line.resize(1);
+		if (!line.empty() && line[0].text == "?")
+			all.clear();
+		all.insert(all.end(), line.begin(), line.end());
+	}
+	size_t name = all.size();
+	for (size_t i = 0; i < all.size(); i++)
+		if (all[i].line == d->where.line && all[i].col == d->where.column)
+			name = i;
+	if (name == all.size() ||
+	    all[name].text != IDENTIFIER_POINTER(DECL_NAME(decl)))
+		return false;
+
+	/* Back to the end of what precedes the declaration; a first line
+	 * that is not the file's first may be the middle of a declaration
+	 * (or a comment) begun earlier. */
+	size_t start = name;
+	int depth = 0;
+	bool shared = false;
+	while (start > 0) {
+		const std::string &t = all[start - 1].text;
+		depth += t == ")";
+		depth -= t == "(";
+		if (depth <= 0 && ends_before(t))
+			break;
+		shared |= depth == 0 && t == ",";
+		start--;
+	}
+	if ((start == 0 && first != 1) || (start > 0 && all[start - 1].text == "?"))
+		return false;
+	size_t end = name + 1;
+	depth = 0;
+	for (; end < all.size(); end++) {
+		const std::string &t = all[end].text;
+		depth += t == "(";
+		depth -= t == ")";
+		if (depth <= 0 && ends_after(t))
+			break;
+	}
+	if (end == all.size())
+		return false;
+	shared |= all[end].text == ",";
+	d->t.assign(all.begin() + start, all.begin() + end);
+	d->name = name - start;
+	d->shared = shared;
+	return true;
 }
 
-location_t position(location_t near, int line, int col)
+/* The location of line:col in the name's file, or UNKNOWN_LOCATION: the
+ * line may lie in an earlier line map than the name's (libcpp starts a
+ * new one after a long line), so each candidate is checked by expanding
+ * it again. */
+location_t position(const decl_text &d, int line, int col)
 {
-	const line_map_ordinary *map = linemap_check_ordinary(
-		linemap_lookup(line_table, get_pure_location(near)));
-	return linemap_position_for_line_and_column(line_table, map, line, col);
+	const line_map_ordinary *first = LINEMAPS_ORDINARY_MAP_AT(line_table, 0);
+	const line_map_ordinary *map = linemap_check_ordinary(linemap_lookup(line_table, d.loc));
+	for (int tries = 0; map && tries < 64; tries++, map--) {
+		if (ORDINARY_MAP_STARTING_LINE_NUMBER(map) <= (linenum_type)line) {
+			location_t at = linemap_position_for_line_and_column(line_table,
+									     map, line, col);
+			expanded_location x = expand_location(at);
+			if (x.file && !strcmp(x.file, d.where.file) && x.line == line &&
+			    x.column == col)
+				return at;
+		}
+		if (map == first)
+			break;
+	}
+	return UNKNOWN_LOCATION;
 }
 
-/* Tokens from..to, and the spaces after the last one when trailing. */
-source_range span(location_t near, const token &from, const token &to, bool trailing)
+/* Removes (or replaces with text) tokens from..to of d, with the spaces
+ * after the last one when trailing; nothing if a position is lost. */
+void edit(rich_location *rl, const decl_text &d, size_t from, size_t to,
+	  bool trailing, const char *text = NULL)
 {
-	int last = trailing ? to.end - 1 : to.col + (int)to.text.size() - 1;
-	return { position(near, from.line, from.col), position(near, to.line, last) };
+	const token &a = d.t[from], &b = d.t[to];
+	int last = trailing ? b.end - 1 : b.col + (int)b.text.size() - 1;
+	location_t start = position(d, a.line, a.col), finish = position(d, b.line, last);
+	if (start == UNKNOWN_LOCATION || finish == UNKNOWN_LOCATION)
+		return;
+	source_range r = { start, finish };
+	if (text)
+		rl->add_fixit_replace(r, text);
+	else
+		rl->add_fixit_remove(r);
 }
 
 bool is_attribute_name(const std::string &t, const char *name)
@@ -147,96 +257,102 @@ size_t closing(const std::vector<token> &t, size_t open)
 	return 0;
 }
 
-} /* namespace */
-
-/* The top-level `const` of the variable named at rl's location: the one
- * just before the name (`int const x`, `void (*const fp)(void)`), or for
- * an integer, the only `const` of its specifiers (`const int x`). */
-void mv_fixit_remove_const(rich_location *rl, bool pointer)
+/* The index of the one token for which pick() holds, or SIZE_MAX. */
+template <typename F>
+size_t only(const decl_text &d, size_t from, size_t to, F pick)
 {
-	location_t loc = rl->get_loc();
-	std::vector<token> t;
-	size_t at;
-	if (!decl_tokens(loc, t, &at) || !at)
-		return;
-	size_t which = 0;
-	bool found = false;
-	if (t[at - 1].text == "const") {
-		which = at - 1, found = true;
-	} else if (!pointer) {
-		for (size_t i = at; i-- > 0 && t[i].text != "," && t[i].text != "*"; )
-			if (t[i].text == "const") {
-				if (found)
-					return;         /* twice: leave it to the user */
-				which = i, found = true;
-			}
-	}
-	if (found)
-		rl->add_fixit_remove(span(loc, t[which], t[which], true));
+	size_t found = SIZE_MAX;
+	for (size_t i = from; i < to; i++)
+		if (pick(i)) {
+			if (found != SIZE_MAX)
+				return SIZE_MAX;
+			found = i;
+		}
+	return found;
 }
 
-/* The thread-local storage class among the specifiers before the name. */
-void mv_fixit_remove_thread_local(rich_location *rl)
+} /* namespace */
+
+/* The top-level `const` of the switch decl: the one just after a `*`
+ * before the name (`void (*const fp)(void)`), or else the only `const`
+ * among its specifiers (`const int x`, `int const x`, `const fn_t fp`),
+ * if they serve no other declarator.  In C++ a namespace-scope `const`
+ * also makes the variable internal: removing it would change its
+ * linkage, so such a variable gets no hint. */
+void mv_fixit_remove_const(rich_location *rl, tree decl)
 {
-	location_t loc = rl->get_loc();
-	std::vector<token> t;
-	size_t at;
-	if (!decl_tokens(loc, t, &at))
+	decl_text d;
+	if ((lang_GNU_CXX() && VAR_P(decl) && !TREE_PUBLIC(decl)) ||
+	    !decl_tokens(decl, &d) || d.name < 2)
 		return;
-	for (size_t i = at; i-- > 0 && t[i].text != ","; )
-		if (t[i].text == "__thread" || t[i].text == "_Thread_local" ||
-		    t[i].text == "thread_local") {
-			rl->add_fixit_remove(span(loc, t[i], t[i], true));
-			return;
-		}
+	size_t n = d.name;
+	if (d.t[n - 1].text == "const" && d.t[n - 2].text == "*") {
+		edit(rl, d, n - 1, n - 1, true);
+		return;
+	}
+	if (d.shared || std::any_of(d.t.begin(), d.t.begin() + n,
+				    [](const token &k) { return k.text == "*"; }))
+		return;
+	size_t c = only(d, 0, n, [&](size_t i) { return d.t[i].text == "const"; });
+	if (c != SIZE_MAX)
+		edit(rl, d, c, c, true);
+}
+
+/* The thread-local keyword among the specifiers, if they serve no other
+ * declarator. */
+void mv_fixit_remove_thread_local(rich_location *rl, tree decl)
+{
+	decl_text d;
+	if (!decl_tokens(decl, &d) || d.shared)
+		return;
+	size_t k = only(d, 0, d.name, [&](size_t i) {
+		return d.t[i].text == "__thread" || d.t[i].text == "_Thread_local" ||
+		       d.t[i].text == "thread_local"; });
+	if (k != SIZE_MAX)
+		edit(rl, d, k, k, true);
 }
 
 /* The parenthesized arguments of the declaration's one multiverse
  * attribute: multiverse("tracked") becomes multiverse. */
-void mv_fixit_remove_attribute_args(rich_location *rl)
+void mv_fixit_remove_attribute_args(rich_location *rl, tree decl)
 {
-	location_t loc = rl->get_loc();
-	std::vector<token> t;
-	size_t at, found = 0, n = 0;
-	if (!decl_tokens(loc, t, &at))
+	decl_text d;
+	if (!decl_tokens(decl, &d))
 		return;
-	for (size_t i = 0; i + 1 < t.size(); i++)
-		if (is_attribute_name(t[i].text, "multiverse") && t[i + 1].text == "(")
-			found = i + 1, n++;
-	size_t close = n == 1 ? closing(t, found) : 0;
+	size_t open = only(d, 1, d.t.size(), [&](size_t i) {
+		return d.t[i].text == "(" && is_attribute_name(d.t[i - 1].text, "multiverse"); });
+	size_t close = open != SIZE_MAX ? closing(d.t, open) : 0;
 	if (close)
-		rl->add_fixit_remove(span(loc, t[found], t[close], false));
+		edit(rl, d, open, close, false);
 }
 
 /* always_inline in the definition's attribute list, with the comma that
  * joins it to a neighbour. */
-void mv_fixit_remove_always_inline(rich_location *rl)
+void mv_fixit_remove_always_inline(rich_location *rl, tree decl)
 {
-	location_t loc = rl->get_loc();
-	std::vector<token> t;
-	size_t at, found = 0, n = 0;
-	if (!decl_tokens(loc, t, &at))
+	decl_text d;
+	if (!decl_tokens(decl, &d) || d.t.size() < 3)
 		return;
-	for (size_t i = 1; i + 1 < t.size(); i++)
-		if (is_attribute_name(t[i].text, "always_inline") &&
-		    (t[i - 1].text == "(" || t[i - 1].text == ",") &&
-		    (t[i + 1].text == ")" || t[i + 1].text == ","))
-			found = i, n++;
-	if (n != 1)
+	const std::vector<token> &t = d.t;
+	size_t k = only(d, 1, t.size() - 1, [&](size_t i) {
+		return is_attribute_name(t[i].text, "always_inline") &&
+		       (t[i - 1].text == "(" || t[i - 1].text == ",") &&
+		       (t[i + 1].text == ")" || t[i + 1].text == ","); });
+	if (k == SIZE_MAX)
 		return;
-	if (t[found + 1].text == ",")
-		rl->add_fixit_remove(span(loc, t[found], t[found + 1], true));
-	else if (t[found - 1].text == ",")
-		rl->add_fixit_remove(span(loc, t[found - 1], t[found], false));
+	if (t[k + 1].text == ",")
+		edit(rl, d, k, k + 1, true);
+	else if (t[k - 1].text == ",")
+		edit(rl, d, k - 1, k, false);
 	else
-		rl->add_fixit_remove(span(loc, t[found], t[found], false));
+		edit(rl, d, k, k, false);
 }
 
 /* The attribute's first argument meant, if given ("trackd") is close to
  * it: "tracked" alone, "values" followed by values.  With a fix-it
- * replacing the literal if it is found once. */
-const char *mv_fixit_attribute_string(rich_location *rl, const char *given,
-				      unsigned n_args)
+ * replacing the literal if the declaration spells it once. */
+const char *mv_fixit_attribute_string(rich_location *rl, tree decl,
+				      const char *given, unsigned n_args)
 {
 	auto_vec<const char *> known;
 	known.safe_push(n_args == 1 ? "tracked" : "values");
@@ -244,16 +360,13 @@ const char *mv_fixit_attribute_string(rich_location *rl, const char *given,
 	if (!best)
 		return NULL;
 
-	location_t loc = rl->get_loc();
-	std::vector<token> t;
-	size_t at, found = 0, n = 0;
+	decl_text d;
 	std::string literal = std::string("\"") + given + "\"";
-	if (decl_tokens(loc, t, &at))
-		for (size_t i = 0; i < t.size(); i++)
-			if (t[i].text == literal)
-				found = i, n++;
-	if (n == 1)
-		rl->add_fixit_replace(span(loc, t[found], t[found], false),
-				      (std::string("\"") + best + "\"").c_str());
+	if (decl_tokens(decl, &d)) {
+		size_t k = only(d, 0, d.t.size(), [&](size_t i) {
+			return d.t[i].text == literal; });
+		if (k != SIZE_MAX)
+			edit(rl, d, k, k, false, (std::string("\"") + best + "\"").c_str());
+	}
 	return best;
 }

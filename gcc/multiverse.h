@@ -52,14 +52,14 @@ struct mv_site {
 	tree in;                          /* the function the call is in */
 };
 
-/* fixit.cc: the edits that fix a declaration, added to a diagnostic at
- * its name where the source text shows them unambiguously */
-void mv_fixit_remove_const(rich_location *rl, bool pointer);
-void mv_fixit_remove_thread_local(rich_location *rl);
-void mv_fixit_remove_attribute_args(rich_location *rl);
-void mv_fixit_remove_always_inline(rich_location *rl);
-const char *mv_fixit_attribute_string(rich_location *rl, const char *given,
-				      unsigned n_args);
+/* fixit.cc: the edits that fix declaration decl, added to a diagnostic
+ * at its name where the source text shows them unambiguously */
+void mv_fixit_remove_const(rich_location *rl, tree decl);
+void mv_fixit_remove_thread_local(rich_location *rl, tree decl);
+void mv_fixit_remove_attribute_args(rich_location *rl, tree decl);
+void mv_fixit_remove_always_inline(rich_location *rl, tree decl);
+const char *mv_fixit_attribute_string(rich_location *rl, tree decl,
+				      const char *given, unsigned n_args);
 
 /* specialize.cc: the note at a switch's declaration (sw: a global
  * switch's VAR_DECL or a member switch's key) */

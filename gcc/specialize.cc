@@ -318,10 +318,15 @@ void specialize(cgraph_node *node)
 				       decl, u.tracked ? ", and is tracked (one more "
 				       "variant each: unbound)" : "");
 			}
-			inform(DECL_SOURCE_LOCATION(decl), "raise the limit with "
-			       "%<-fplugin-arg-multiverse-max-variants=%lu%>, or "
-			       "give a switch fewer values with "
-			       "%<multiverse((\"values\", ...))%>", n);
+			if (n <= 100000)
+				inform(DECL_SOURCE_LOCATION(decl), "raise the limit with "
+				       "%<-fplugin-arg-multiverse-max-variants=%lu%>, or "
+				       "give a switch fewer values with "
+				       "%<multiverse((\"values\", ...))%>", n);
+			else
+				inform(DECL_SOURCE_LOCATION(decl), "give a switch fewer "
+				       "values with %<multiverse((\"values\", ...))%>: "
+				       "the limit goes up to 100000 only");
 		}
 		mv_find_function(decl)->generic_only = "it would need " +
 			std::to_string(n) + " variants, more than max-variants (" +

@@ -10,3 +10,5 @@ __attribute__((multiverse)) static inline int get(void) { return sw; }
 __attribute__((multiverse)) inline int get2(void) { return sw; }
 __attribute__((multiverse)) int set(void) { return sw = 2; }
 int use(void) { return get() + get2(); }
+// expect-note: @8 switch 'sw' declared here
+// expect-clang-note: @8 switch 'sw' declared here

@@ -5,7 +5,7 @@
  * tests/e2e/label_tables.c), but not of a writable one (interp_rw).
  * expect-warning: 'interp' cannot be specialized: it stores the address of a local label in a static variable
  * expect-warning: 'interp_rw' cannot be specialized: it stores the address of a local label in a static variable
- * expect-warning: note: build the label table in an automatic (non-static) array instead
+ * expect-note: build the label table in an automatic (non-static) array instead
  * expect-clang-warning: multiverse: 'interp_rw' cannot be specialized: the address of one of its labels is stored where a copy of the function cannot follow it (a table that is not constant, or that another function uses); only the generic is used
  * expect-nothing-else
  */

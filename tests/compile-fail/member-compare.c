@@ -27,3 +27,5 @@ __attribute__((multiverse)) int array_or(struct config *p)
 }
 
 __attribute__((multiverse)) int pointer_only(struct config *p) { return p->mode; }
+// expect-note: @9 switch member 'mode' declared here
+// expect-clang-note: @9 switch member 'mode' declared here

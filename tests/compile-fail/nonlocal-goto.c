@@ -3,7 +3,7 @@
 /* A GNU nested function jumps to a label of its multiversed parent: GCC
  * cannot copy a body that receives a non-local goto.
  * expect-warning: 'parse' cannot be specialized: it receives a non-local goto
- * expect-warning: note: move the target label out of the multiversed function
+ * expect-note: move the target label out of the multiversed function
  * expect-nothing-else
  */
 __attribute__((multiverse)) int strict;
