@@ -39,6 +39,15 @@ std::string asm_name(tree decl)
 
 } // namespace
 
+void mv_warn_call_stays_indirect(rtx_insn *call, tree sw)
+{
+	auto_diagnostic_group g;
+	if (warning_at(INSN_LOCATION(call), 0, "this call through multiverse "
+		       "function pointer %qD cannot be made patchable; it stays "
+		       "indirect after commit", sw))
+		mv_note_switch_declared(sw);
+}
+
 rtx mv_stub_symbol(tree sw)
 {
 	tree stub = stub_of[sw];

@@ -112,14 +112,8 @@ void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 		return;
 	}
 	tree var = mv_switch_read_by(src);
-	if (var && !validate_change(call, addr, mv_stub_symbol(var), 0)) {
-		auto_diagnostic_group g;
-		if (warning_at(INSN_LOCATION(call), 0,
-			       "this call through multiverse function "
-			       "pointer %qD cannot be made patchable; it "
-			       "stays indirect after commit", var))
-			mv_note_switch_declared(var);
-	}
+	if (var && !validate_change(call, addr, mv_stub_symbol(var), 0))
+		mv_warn_call_stays_indirect(call, var);
 }
 
 /* x16 is the register the procedure call standard gives veneers and

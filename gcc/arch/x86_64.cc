@@ -114,14 +114,8 @@ void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 		return;
 	rtx at = symbol_address(XEXP(load, 0), defs);
 	rtx form = at ? replace_equiv_address_nv(load, at) : mv_stub_symbol(var);
-	if (!validate_change(call, addr, form, 0)) {
-		auto_diagnostic_group g;
-		if (warning_at(INSN_LOCATION(call), 0,
-			       "this call through multiverse function "
-			       "pointer %qD cannot be made patchable; it "
-			       "stays indirect after commit", var))
-			mv_note_switch_declared(var);
-	}
+	if (!validate_change(call, addr, form, 0))
+		mv_warn_call_stays_indirect(call, var);
 }
 
 rtx mv_arch_site_target(rtx_insn *insn, tree callee)
