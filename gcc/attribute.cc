@@ -201,7 +201,10 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 	*no_add_attrs = true;
 
 	if (!DECL_P(decl)) {
-		error(ALLOWED "; it cannot apply to a type");
+		if (TYPE_P(decl) && TYPE_NAME(decl))
+			error("%qT: " ALLOWED "; it cannot apply to a type", decl);
+		else
+			error(ALLOWED "; it cannot apply to a type");
 		return NULL_TREE;
 	}
 	location_t loc = DECL_SOURCE_LOCATION(decl);
