@@ -140,7 +140,8 @@ struct MultiverseAttr : ParsedAttrInfo {
 		const auto *VD = dyn_cast<VarDecl>(D);
 		bool fnptr = V && V->getType()->isFunctionPointerType();
 		/* multiverse("tracked") becomes multiverse */
-		FixItHint no_args = FixItHint::CreateReplacement(A.getRange(), A.getAttrName()->getName());
+		FixItHint no_args = A.getRange().getBegin().isMacroID() || A.getRange().getEnd().isMacroID() ?
+			FixItHint() : FixItHint::CreateReplacement(A.getRange(), A.getAttrName()->getName());
 		if (fnptr && A.getNumArgs()) {
 			error(S, D, A.getRange(), "multiverse: '" + V->getNameAsString() + "' is a "
 			      "function-pointer switch, which takes no arguments in the attribute",
@@ -202,16 +203,19 @@ struct MultiverseAttr : ParsedAttrInfo {
 				} else {
 					/* "trackd" alone, "value" with values */
 					StringRef meant = given.size() == 1 ? "tracked" : "values";
-					if (i || str->getString().edit_distance(meant) > 2) {
+					if (i || !str->isOrdinary() ||
+					    str->getString().edit_distance(meant) > 2) {
 						error(S, D, e->getSourceRange(), "multiverse: unknown argument \"" +
 						      str->getString().str() + "\"; the arguments are \"tracked\" "
 						      "alone, or \"values\" followed by integer constants");
 						return AttributeNotApplied;
 					}
-					error(S, D, e->getSourceRange(), "multiverse: unknown argument \"" +
+					/* no edit where a macro spells it */
+					SourceRange at = e->getSourceRange();
+					error(S, D, at, "multiverse: unknown argument \"" +
 					      str->getString().str() + "\"; did you mean \"" + meant.str() + "\"?",
-					      FixItHint::CreateReplacement(e->getSourceRange(),
-									   "\"" + meant.str() + "\""));
+					      at.getBegin().isMacroID() || at.getEnd().isMacroID() ? FixItHint() :
+					      FixItHint::CreateReplacement(at, "\"" + meant.str() + "\""));
 					return AttributeNotApplied;
 				}
 				continue;

@@ -23,8 +23,10 @@ namespace {
 
 /* The raw tokens from the declaration's start to its name (excluded);
  * *shared says whether its specifiers also serve other declarators
- * (`const int a, b`): a comma outside parentheses before the name or
- * after it, up to the end of the declaration. */
+ * (`const int a, b`, `const int a = 1, b`): a comma outside brackets
+ * before the name or after it, up to the declaration's `;`.  The raw
+ * lexer does not preprocess: a directive among those tokens (an #if
+ * branch, a #define) makes them unreliable, and gives no hint. */
 bool tokens_before_name(const DeclaratorDecl *d, SmallVectorImpl<Token> &out, bool *shared)
 {
 	const ASTContext &ctx = d->getASTContext();
@@ -47,14 +49,16 @@ bool tokens_before_name(const DeclaratorDecl *d, SmallVectorImpl<Token> &out, bo
 	while (!lex.LexFromRawLexer(t) || t.isNot(tok::eof)) {
 		if (!after && !sm.isBeforeInTranslationUnit(t.getLocation(), name))
 			after = true;
+		if (t.is(tok::hash) && t.isAtStartOfLine())
+			return false;
 		if (!after)
 			out.push_back(t);
-		depth += t.isOneOf(tok::l_paren, tok::l_square);
-		depth -= t.isOneOf(tok::r_paren, tok::r_square);
+		depth += t.isOneOf(tok::l_paren, tok::l_square, tok::l_brace);
+		depth -= t.isOneOf(tok::r_paren, tok::r_square, tok::r_brace);
 		if (depth == 0 && t.is(tok::comma))
 			*shared = true;
-		if (after && depth <= 0 && t.isOneOf(tok::semi, tok::l_brace, tok::equal))
-			return true;
+		if (depth < 0 || (after && depth == 0 && t.is(tok::semi)))
+			return depth == 0;
 		if (t.is(tok::eof))
 			break;
 	}

@@ -97,7 +97,9 @@ void lex_line(const char *s, size_t n, int line, bool *in_comment,
 			}
 			i++;
 		} else if (ISDIGIT(c)) {
-			while (i < n && (ISIDNUM(s[i]) || s[i] == '.'))
+			/* with C++14's digit separators: 1'000 */
+			while (i < n && (ISIDNUM(s[i]) || s[i] == '.' ||
+					 (s[i] == '\'' && i + 1 < n && ISXDIGIT(s[i + 1]))))
 				i++;
 		} else {
 			i++;
@@ -139,7 +141,7 @@ bool decl_tokens(tree decl, decl_text *d)
 	const int before = 4, after = 2;
 	int first = d->where.line > before ? d->where.line - before : 1;
 	std::vector<token> all;
-	bool in_comment = false;
+	bool in_comment = false, continued = false;
 	for (int l = first; l <= d->where.line + after; l++) {
 		char_span text = location_get_source_line(d->where.file, l);
 		if (!text) {
@@ -147,11 +149,25 @@ bool decl_tokens(tree decl, decl_text *d)
 				return false;
 			break;
 		}
+		/* A line continued with a backslash: a directive's lines are
+		 * its own, and one begun before the first line read may be
+		 * a directive too; give up on the lines before it. */
+		bool continues = text.length() && text[text.length() - 1] == '\\';
 		std::vector<token> line;
 		lex_line(text.get_buffer(), text.length(), l, &in_comment, line);
+		if (l == first && first > 1) {
+			char_span prev = location_get_source_line(d->where.file, first - 1);
+			continued = prev && prev.length() && prev[prev.length() - 1] == '\\';
+		}
 		/* a directive: nothing of it belongs to a declaration */
-		if (!line.empty() && line[0].text == "#")
+		if (continued && !(line.size() && line[0].text == "#")) {
+			line.clear();
+			line.push_back({ l, 1, "?", 0 });
+		} else if (!line.empty() && line[0].text == "#") {
 			line.resize(1);
+		}
+		continued = continues && (continued || (line.size() && (line[0].text == "#" ||
+								     line[0].text == "?")));
 		if (!line.empty() && line[0].text == "?")
 			all.clear();
 		all.insert(all.end(), line.begin(), line.end());
@@ -192,7 +208,20 @@ bool decl_tokens(tree decl, decl_text *d)
 	}
 	if (end == all.size())
 		return false;
-	shared |= all[end].text == ",";
+	/* Other declarators after this one, past an initializer (= 1, b;
+	 * {1}, c;): to the declaration's ';', which must be in view. */
+	depth = 0;
+	size_t semi = end;
+	for (; semi < all.size(); semi++) {
+		const std::string &t = all[semi].text;
+		depth += t == "(" || t == "[" || t == "{";
+		depth -= t == ")" || t == "]" || t == "}";
+		if (depth < 0 || t == "#" || (depth == 0 && t == ";"))
+			break;
+		shared |= depth == 0 && t == ",";
+	}
+	if (semi == all.size() || all[semi].text != ";")
+		shared = true;          /* not known: as if it were */
 	d->t.assign(all.begin() + start, all.begin() + end);
 	d->name = name - start;
 	d->shared = shared;
@@ -255,6 +284,25 @@ size_t closing(const std::vector<token> &t, size_t open)
 			return i;
 	}
 	return 0;
+}
+
+/* Whether token k is an attribute of a list __attribute__((...)) (or a
+ * C2x [[...]] one), not a parameter type or a macro's argument. */
+bool in_attribute_list(const std::vector<token> &t, size_t k)
+{
+	int depth = 0;
+	for (size_t i = k; i-- > 0; ) {
+		if (t[i].text == ")" || t[i].text == "]") {
+			depth++;
+		} else if (t[i].text == "(" || t[i].text == "[") {
+			if (depth--)
+				continue;
+			return i >= 2 && t[i - 1].text == t[i].text &&
+			       (t[i].text == "[" ||
+				t[i - 2].text == "__attribute__" || t[i - 2].text == "__attribute");
+		}
+	}
+	return false;
 }
 
 /* The index of the one token for which pick() holds, or SIZE_MAX. */
@@ -320,7 +368,8 @@ void mv_fixit_remove_attribute_args(rich_location *rl, tree decl)
 	if (!decl_tokens(decl, &d))
 		return;
 	size_t open = only(d, 1, d.t.size(), [&](size_t i) {
-		return d.t[i].text == "(" && is_attribute_name(d.t[i - 1].text, "multiverse"); });
+		return d.t[i].text == "(" && is_attribute_name(d.t[i - 1].text, "multiverse") &&
+		       in_attribute_list(d.t, i - 1); });
 	size_t close = open != SIZE_MAX ? closing(d.t, open) : 0;
 	if (close)
 		edit(rl, d, open, close, false);
@@ -336,6 +385,7 @@ void mv_fixit_remove_always_inline(rich_location *rl, tree decl)
 	const std::vector<token> &t = d.t;
 	size_t k = only(d, 1, t.size() - 1, [&](size_t i) {
 		return is_attribute_name(t[i].text, "always_inline") &&
+		       in_attribute_list(t, i) &&
 		       (t[i - 1].text == "(" || t[i - 1].text == ",") &&
 		       (t[i + 1].text == ")" || t[i + 1].text == ","); });
 	if (k == SIZE_MAX)
