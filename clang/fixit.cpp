@@ -70,18 +70,22 @@ bool is(const Token &t, StringRef word)
 	return t.is(tok::raw_identifier) && t.getRawIdentifier() == word;
 }
 
-/* The token, and the spaces up to the next one. */
-FixItHint remove_token(const DeclaratorDecl *d, const Token &t)
+/* Past the spaces and tabs at at. */
+SourceLocation past_spaces(const SourceManager &sm, SourceLocation at)
 {
-	const ASTContext &ctx = d->getASTContext();
-	const SourceManager &sm = ctx.getSourceManager();
-	SourceLocation end = t.getEndLoc();
-	const char *p = sm.getCharacterData(end);
+	const char *p = sm.getCharacterData(at);
 	unsigned spaces = 0;
 	while (p[spaces] == ' ' || p[spaces] == '\t')
 		spaces++;
+	return at.getLocWithOffset(spaces);
+}
+
+/* The token, and the spaces up to the next one. */
+FixItHint remove_token(const DeclaratorDecl *d, const Token &t)
+{
+	const SourceManager &sm = d->getASTContext().getSourceManager();
 	return FixItHint::CreateRemoval(CharSourceRange::getCharRange(
-		t.getLocation(), end.getLocWithOffset(spaces)));
+		t.getLocation(), past_spaces(sm, t.getEndLoc())));
 }
 
 } // namespace
@@ -137,13 +141,7 @@ FixItHint mv_fixit_remove_attribute(const Attr *a, const FunctionDecl *fn)
 		return FixItHint();
 	SourceLocation end = Lexer::getLocForEndOfToken(r.getEnd(), 0, sm, ctx.getLangOpts());
 	std::optional<Token> next = Lexer::findNextToken(r.getEnd(), sm, ctx.getLangOpts());
-	if (next && next->is(tok::comma)) {
-		end = next->getEndLoc();
-		const char *p = sm.getCharacterData(end);
-		unsigned spaces = 0;
-		while (p[spaces] == ' ' || p[spaces] == '\t')
-			spaces++;
-		end = end.getLocWithOffset(spaces);
-	}
+	if (next && next->is(tok::comma))
+		end = past_spaces(sm, next->getEndLoc());
 	return FixItHint::CreateRemoval(CharSourceRange::getCharRange(r.getBegin(), end));
 }

@@ -63,14 +63,21 @@ static void flatten_args(tree args, std::vector<tree> &out)
 	}
 }
 
-static bool is_string(tree t, const char *s)
+/* The text of an argument that is a string literal, or NULL. */
+static const char *string_of(tree t)
 {
 	STRIP_NOPS(t);
 	if (TREE_CODE(t) == ADDR_EXPR)
 		t = TREE_OPERAND(t, 0);
 	if (TREE_CODE(t) == ARRAY_REF)
 		t = TREE_OPERAND(t, 0);
-	return TREE_CODE(t) == STRING_CST && !strcmp(TREE_STRING_POINTER(t), s);
+	return TREE_CODE(t) == STRING_CST ? TREE_STRING_POINTER(t) : NULL;
+}
+
+static bool is_string(tree t, const char *s)
+{
+	const char *text = string_of(t);
+	return text && !strcmp(text, s);
 }
 
 bool mv_is_tracked(const_tree decl)
@@ -135,19 +142,11 @@ static bool check_switch_args(tree decl, tree args)
 	/* A non-constant in ("values", ...) makes the C parser drop the
 	 * string, so it lands here too. */
 	rich_location rl(line_table, loc);
-	const char *meant = NULL;
-	tree first = a[0];
-	STRIP_NOPS(first);
-	if (TREE_CODE(first) == ADDR_EXPR)
-		first = TREE_OPERAND(first, 0);
-	if (TREE_CODE(first) == ARRAY_REF)
-		first = TREE_OPERAND(first, 0);
-	if (TREE_CODE(first) == STRING_CST)
-		meant = mv_fixit_attribute_string(&rl, decl, TREE_STRING_POINTER(first),
-						  a.size());
+	const char *given = string_of(a[0]);
+	const char *meant = given ? mv_fixit_attribute_string(&rl, decl, given, a.size()) : NULL;
 	if (meant)
 		error_at(&rl, "%qD: unknown %<multiverse%> argument %qs; did you "
-			 "mean %qs?", decl, TREE_STRING_POINTER(first), meant);
+			 "mean %qs?", decl, given, meant);
 	else
 		error_at(loc, "%qD: unknown %<multiverse%> arguments; allowed are "
 			 "%<multiverse(\"tracked\")%> and "

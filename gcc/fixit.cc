@@ -141,7 +141,14 @@ bool decl_tokens(tree decl, decl_text *d)
 	const int before = 4, after = 2;
 	int first = d->where.line > before ? d->where.line - before : 1;
 	std::vector<token> all;
-	bool in_comment = false, continued = false;
+	/* A line continued with a backslash: a directive's lines are its
+	 * own, and one begun before the first line read may be a directive
+	 * too; the lines before it are given up. */
+	auto continues = [](char_span text) {
+		return text && text.length() && text[text.length() - 1] == '\\';
+	};
+	bool in_comment = false;
+	bool continued = first > 1 && continues(location_get_source_line(d->where.file, first - 1));
 	for (int l = first; l <= d->where.line + after; l++) {
 		char_span text = location_get_source_line(d->where.file, l);
 		if (!text) {
@@ -149,16 +156,8 @@ bool decl_tokens(tree decl, decl_text *d)
 				return false;
 			break;
 		}
-		/* A line continued with a backslash: a directive's lines are
-		 * its own, and one begun before the first line read may be
-		 * a directive too; give up on the lines before it. */
-		bool continues = text.length() && text[text.length() - 1] == '\\';
 		std::vector<token> line;
 		lex_line(text.get_buffer(), text.length(), l, &in_comment, line);
-		if (l == first && first > 1) {
-			char_span prev = location_get_source_line(d->where.file, first - 1);
-			continued = prev && prev.length() && prev[prev.length() - 1] == '\\';
-		}
 		/* a directive: nothing of it belongs to a declaration */
 		if (continued && !(line.size() && line[0].text == "#")) {
 			line.clear();
@@ -166,8 +165,8 @@ bool decl_tokens(tree decl, decl_text *d)
 		} else if (!line.empty() && line[0].text == "#") {
 			line.resize(1);
 		}
-		continued = continues && (continued || (line.size() && (line[0].text == "#" ||
-								     line[0].text == "?")));
+		continued = continues(text) && (continued || (line.size() &&
+				(line[0].text == "#" || line[0].text == "?")));
 		if (!line.empty() && line[0].text == "?")
 			all.clear();
 		all.insert(all.end(), line.begin(), line.end());
