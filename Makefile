@@ -34,15 +34,19 @@ WITH_MUSL   := $(wildcard $(MUSL_SPECS))
 # the API's declarations rather than the header's no-op fallbacks.
 # CPPFLAGS, CFLAGS, CXXFLAGS and LDFLAGS, when given (a distribution's
 # hardening flags), come after ours.
+# The portable core (runtime/*.c), this architecture's encoder
+# (runtime/arch/) and the platform's files (runtime/platform/linux-user/;
+# the kernel's are built by Kbuild, kernel/).
+PLATFORM   := runtime/platform/linux-user
 CFLAGS_RT  := -std=gnu11 -O2 -g -Wall -Wextra -fPIC -fvisibility=hidden \
-              -Iinclude -Iruntime -Icommon -DMULTIVERSE_LINK_RUNTIME
+              -Iinclude -Iruntime -I$(PLATFORM) -Icommon -DMULTIVERSE_LINK_RUNTIME
 CXXFLAGS_P := -std=gnu++17 -O2 -g -Wall -fPIC -fno-rtti -fno-exceptions \
               -I$(PLUGIN_INC) -Icommon -Wno-unused-parameter
 
 PLUGIN_SRC  := $(wildcard gcc/*.cc) gcc/arch/$(ARCH).cc
 PLUGIN_HDR  := $(wildcard gcc/*.h)
-RUNTIME_SRC := $(wildcard runtime/*.c) runtime/arch/$(ARCH).c
-RUNTIME_HDR := $(wildcard runtime/*.h runtime/arch/$(ARCH)*.h) include/multiverse.h \
+RUNTIME_SRC := $(wildcard runtime/*.c $(PLATFORM)/*.c) runtime/arch/$(ARCH).c
+RUNTIME_HDR := $(wildcard runtime/*.h runtime/arch/$(ARCH)*.h $(PLATFORM)/*.h) include/multiverse.h \
                common/descriptor.h common/multiverse-version.h
 RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRC))
 FAULTS_OBJ  := $(patsubst runtime/%.c,$(B)/faults/%.o,$(RUNTIME_SRC))

@@ -18,7 +18,11 @@
 #ifndef MULTIVERSE_DESCRIPTOR_H
 #define MULTIVERSE_DESCRIPTOR_H
 
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
 #include <stdint.h>
+#endif
 
 #define MV_DESCRIPTOR_VERSION 2
 

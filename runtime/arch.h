@@ -14,8 +14,7 @@
 #ifndef MV_ARCH_H
 #define MV_ARCH_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "env.h"
 
 #if defined(__x86_64__)
 #include "arch/x86_64.h"

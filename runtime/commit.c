@@ -3,12 +3,7 @@
  * Commit and revert: binding functions and function-pointer switches to
  * the switches' current values, and releasing them again.
  */
-#include <errno.h>
-#include <stdlib.h>
-
 #include "internal.h"
-#include "multiverse.h"
-#include "platform.h"
 
 static const struct mv_var *lookup(const void *addr)
 {
@@ -32,7 +27,7 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 	int changed, err;
 
 	if (body && mv_arch_entry_jump(jmp, (uintptr_t)f->entry.addr, (uintptr_t)body)) {
-		mv_report("function %s: variant %p is out of reach of its entry", d->name, body);
+		mv_report("function %s: variant %" MV_PRIaddr " is out of reach of its entry", d->name, body);
 		body = 0;
 	}
 	err = mv_area_set(&f->entry, body ? jmp : f->entry.orig,
@@ -115,7 +110,7 @@ static int op_refs(const char *api, void *addr, int bind)
 	int n = 0, err = 0;
 
 	if (!v)
-		return mv_error(-ENOENT, "%s: %p is not a multiverse switch", api, addr);
+		return mv_error(-ENOENT, "%s: %" MV_PRIaddr " is not a multiverse switch", api, addr);
 	if (v->flags & MV_VAR_FNPTR)
 		return point_fnptr(v, bind);
 	for (size_t i = 0; i < mv.n_fns && !err; i++)
@@ -133,7 +128,7 @@ static int op_one(const char *api, void *addr, int bind)
 		return point_fn(f, bind);
 	if (v && v->flags & MV_VAR_FNPTR)
 		return point_fnptr(v, bind);
-	return mv_error(-ENOENT, "%s: %p is not a multiversed function or function-pointer switch",
+	return mv_error(-ENOENT, "%s: %" MV_PRIaddr " is not a multiversed function or function-pointer switch",
 			api, addr);
 }
 
@@ -312,7 +307,7 @@ MV_API int multiverse_is_committed(void *fn)
 		else if (v && v->flags & MV_VAR_FNPTR)
 			r = v->active != 0;
 		else
-			r = mv_error(-ENOENT, "%s: %p is not a multiversed function or function-pointer switch",
+			r = mv_error(-ENOENT, "%s: %" MV_PRIaddr " is not a multiversed function or function-pointer switch",
 				     __func__, fn);
 	}
 	mv_unlock();
@@ -333,7 +328,7 @@ MV_API int multiverse_bind(void *var, int state)
 	if (r >= 0) {
 		v = mv_find_var(var);
 		if (!v)
-			r = mv_error(-ENOENT, "%s: %p is not a multiverse switch", __func__, var);
+			r = mv_error(-ENOENT, "%s: %" MV_PRIaddr " is not a multiverse switch", __func__, var);
 		else if (state >= 0)
 			r = v->bound = state;
 		else

@@ -12,9 +12,6 @@
  * runs, or while the table grows, may see a stale or half-written state;
  * the inspector says so in its documentation.  Version 1.
  */
-#include <stddef.h>
-#include <stdint.h>
-
 #include "internal.h"
 
 struct mv_debug {

@@ -4,14 +4,10 @@
  * as the calling thread's last error.
  *
  * While the other threads are stopped (mv_world_stop), one of them may
- * hold stderr's lock: messages are then kept and printed at
- * mv_report_release().
+ * hold the lock of the platform's output (stderr's): messages are then
+ * kept and printed at mv_report_release().
  */
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "internal.h"
-#include "multiverse.h"
 
 static MV_THREAD_LOCAL char last[256];
 static int holding;             /* only the thread that stopped the others */
@@ -22,12 +18,13 @@ static void vreport(const char *fmt, va_list ap)
 {
 	vsnprintf(last, sizeof last, fmt, ap);
 	if (!holding) {
-		fprintf(stderr, "multiverse: %s\n", last);
+		mv_print(last);
 		return;
 	}
-	int n = snprintf(held + n_held, sizeof held - n_held, "multiverse: %s\n", last);
-	if (n > 0)
-		n_held = n_held + n < sizeof held ? n_held + n : sizeof held - 1;
+	/* kept as NUL-terminated messages one after the other */
+	int n = snprintf(held + n_held, sizeof held - n_held, "%s", last);
+	if (n >= 0)
+		n_held = n_held + n + 1 < sizeof held ? n_held + n + 1 : sizeof held;
 }
 
 void mv_report_hold(void)
@@ -40,8 +37,9 @@ void mv_report_hold(void)
 void mv_report_release(void)
 {
 	holding = 0;
-	if (n_held)
-		fputs(held, stderr);
+	held[sizeof held - 1] = 0;
+	for (size_t i = 0; i < n_held; i += strlen(held + i) + 1)
+		mv_print(held + i);
 	n_held = 0;
 }
 

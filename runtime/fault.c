@@ -7,7 +7,6 @@
  * branch, as if no body were small enough to inline.
  */
 #ifdef MV_FAULTS
-#include <stdlib.h>
 
 #include "internal.h"
 

@@ -15,7 +15,6 @@ enum mv_fault_kind { MV_FAULT_WRITE, MV_FAULT_SYNC, MV_FAULT_OPEN, MV_FAULT_ALLO
 		     MV_FAULT_STOP, MV_FAULT_KINDS };
 
 #ifdef MV_FAULTS
-#include <stddef.h>
 
 int mv_fault(enum mv_fault_kind kind);   /* 1: this call must fail */
 int mv_fault_no_inline(void);            /* 1: bind sites by branches only */

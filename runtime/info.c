@@ -2,11 +2,7 @@
 /*
  * Read-only views of the run-time state, for programs and for people.
  */
-#include <inttypes.h>
-#include <stdio.h>
-
 #include "internal.h"
-#include "multiverse.h"
 #include "multiverse-version.h"
 
 static unsigned distinct_bodies(const struct mv_desc_fn *d)
@@ -99,61 +95,61 @@ MV_API const struct mv_info_var *multiverse_info_var(void *var)
 	return v ? &info : 0;
 }
 
-static void print_value(FILE *out, int is_signed, int64_t v)
+static void print_value(const struct mv_printer *out, int is_signed, int64_t v)
 {
 	if (is_signed)
-		fprintf(out, "%" PRId64, v);
+		out->print(out->ctx, "%" PRId64, v);
 	else
-		fprintf(out, "%" PRIu64, (uint64_t)v);
+		out->print(out->ctx, "%" PRIu64, (uint64_t)v);
 }
 
-static void dump_sites(FILE *out, size_t site0, size_t n)
+static void dump_sites(const struct mv_printer *out, size_t site0, size_t n)
 {
 	struct tally t = tally_sites(site0, n);
 
-	fprintf(out, "  sites: %zu, %u patched, %u inlined, %u skipped\n", n,
+	out->print(out->ctx, "  sites: %zu, %u patched, %u inlined, %u skipped\n", n,
 		t.patched, t.inlined, t.skipped);
 }
 
-static void dump_var(FILE *out, const struct mv_var *v)
+static void dump_var(const struct mv_printer *out, const struct mv_var *v)
 {
 	int sgn = v->flags & MV_VAR_SIGNED;
 
-	fprintf(out, "switch %s at %p: ", v->name, v->addr);
+	out->print(out->ctx, "switch %s at %p: ", v->name, v->addr);
 	if (v->flags & MV_VAR_FNPTR) {
-		fprintf(out, "function pointer, value %p, ", *(void **)v->addr);
+		out->print(out->ctx, "function pointer, value %p, ", *(void **)v->addr);
 		if (v->active)
-			fprintf(out, "committed to %p\n", v->active);
+			out->print(out->ctx, "committed to %p\n", v->active);
 		else
-			fprintf(out, "not committed\n");
+			out->print(out->ctx, "not committed\n");
 		dump_sites(out, v->site0, v->n_sites);
 		return;
 	}
-	fprintf(out, "%u-byte %s, %s, %s, value ", v->width, sgn ? "signed" : "unsigned",
+	out->print(out->ctx, "%u-byte %s, %s, %s, value ", v->width, sgn ? "signed" : "unsigned",
 		v->flags & MV_VAR_TRACKED ? "tracked" : "untracked",
 		v->bound ? "bound" : "unbound");
 	print_value(out, sgn, mv_switch_read(v->addr, v->width, sgn));
-	fputc('\n', out);
+	out->print(out->ctx, "\n");
 }
 
-static void dump_variant(FILE *out, const struct mv_desc_variant *x, unsigned i)
+static void dump_variant(const struct mv_printer *out, const struct mv_desc_variant *x, unsigned i)
 {
-	fprintf(out, "  variant %u at %p:", i, x->body);
+	out->print(out->ctx, "  variant %u at %p:", i, x->body);
 	for (uint32_t j = 0; j < x->n_guards; j++) {
 		const struct mv_desc_guard *g = &x->guards[j];
 		const struct mv_var *v = mv_find_var(g->var);
 		int sgn = v && v->flags & MV_VAR_SIGNED;
 
-		fprintf(out, "%s %s in [", j ? "," : "", v ? v->name : "(unknown switch)");
+		out->print(out->ctx, "%s %s in [", j ? "," : "", v ? v->name : "(unknown switch)");
 		print_value(out, sgn, g->low);
-		fputs(", ", out);
+		out->print(out->ctx, ", ");
 		print_value(out, sgn, g->high);
-		fputc(']', out);
+		out->print(out->ctx, "]");
 	}
-	fprintf(out, "%s\n", x->n_guards ? "" : " (no guards)");
+	out->print(out->ctx, "%s\n", x->n_guards ? "" : " (no guards)");
 }
 
-static void dump_fn(FILE *out, const struct mv_fn *f)
+static void dump_fn(const struct mv_printer *out, const struct mv_fn *f)
 {
 	const struct mv_desc_fn *d = f->desc;
 	static const char *const entry[] = {
@@ -161,29 +157,29 @@ static void dump_fn(FILE *out, const struct mv_fn *f)
 		[MV_AREA_ORIG] = "nop", [MV_AREA_BRANCH] = "jmp",
 	};
 
-	fprintf(out, "function %s at %p: ", d->name, f->generic);
+	out->print(out->ctx, "function %s at %p: ", d->name, f->generic);
 	if (f->active != f->generic)
-		fprintf(out, "committed to %p", f->active);
+		out->print(out->ctx, "committed to %p", f->active);
 	else
-		fprintf(out, "generic, not committed");
-	fprintf(out, ", entry %s\n", entry[f->entry.state] ? entry[f->entry.state] : "?");
+		out->print(out->ctx, "generic, not committed");
+	out->print(out->ctx, ", entry %s\n", entry[f->entry.state] ? entry[f->entry.state] : "?");
 	for (uint32_t i = 0; i < d->n_variants; i++)
 		dump_variant(out, &d->variants[i], i);
 	dump_sites(out, f->site0, f->n_sites);
 }
 
-MV_API void multiverse_dump_info(FILE *out)
+/* Everything the tables hold, for people: multiverse_dump_info() in a
+ * process, the debugfs file in the kernel. */
+void mv_dump(const struct mv_printer *out)
 {
-	if (!out)
-		out = stderr;
 	mv_lock();
 	mv_sync();
-	fprintf(out, "multiverse: %zu switches, %zu functions\n", mv.n_vars, mv.n_fns);
+	out->print(out->ctx, "multiverse: %zu switches, %zu functions\n", mv.n_vars, mv.n_fns);
 	for (size_t i = 0; i < mv.n_vars; i++)
 		dump_var(out, &mv.vars[i]);
 	for (size_t i = 0; i < mv.n_fns; i++)
 		dump_fn(out, &mv.fns[i]);
-	fprintf(out, "last error: %s\n", multiverse_last_error());
+	out->print(out->ctx, "last error: %s\n", multiverse_last_error());
 	mv_unlock();
 }
 

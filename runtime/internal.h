@@ -11,26 +11,10 @@
 #ifndef MV_INTERNAL_H
 #define MV_INTERNAL_H
 
-#include <stddef.h>
-#include <stdint.h>
-
+#include "platform.h"
 #include "arch.h"
 #include "descriptor.h"
 #include "fault.h"
-#include "platform.h"
-
-#define MV_API __attribute__((visibility("default")))
-
-/* Where the API hands out a buffer (the last error, the info views),
- * each thread has its own.  A C library's own libc.so may have no
- * thread-local storage for itself (musl's has none), so the runtime built
- * into one (make musl-libc: -DMV_IN_LIBC) has one buffer per process,
- * whose text another thread's call may overwrite. */
-#ifdef MV_IN_LIBC
-#define MV_THREAD_LOCAL
-#else
-#define MV_THREAD_LOCAL _Thread_local
-#endif
 
 enum mv_area_state {
 	MV_AREA_UNRESOLVED,   /* a site whose callee is not registered (yet) */
@@ -99,8 +83,7 @@ struct mv_module {
 };
 
 /* registry.c */
-void mv_lock(void);
-void mv_unlock(void);
+int mv_register_locked(const struct mv_module *d);
 int mv_sync(void);            /* merge modules registered since last time */
 
 /* tables.c */
@@ -139,44 +122,17 @@ int mv_committed_any(void);
 int mv_module_loaded(const struct mv_module *m);
 int mv_module_unloading(const struct mv_module *m);
 
-/* poke.c: the protocol that writes areas while other threads run */
-int mv_poke_reserve(size_t n_areas);  /* before the tables grow to n_areas */
-int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state);
-int mv_poke_flush(void);
-void mv_poke_cancel(void);
-void mv_poke_forget(const struct mv_span *spans, size_t n);
-int mv_poke_matches(const struct mv_area *a);
-extern size_t mv_poke_n_stuck;
-extern int mv_poke_forward;   /* the last failed batch took effect */
-extern int mv_poke_must_forward; /* the batch may not be rolled back */
-
-/* trap-tables.c: what the trap handler reads, swapped in whole */
-struct mv_trap_area {
-	uintptr_t addr;
-	uint8_t len;
-	uint8_t bytes[MV_AREA_MAX];   /* the instruction the trap emulates */
-};
-
-struct mv_trap_table {
-	size_t cap, n;
-	struct mv_trap_area a[];      /* sorted by addr */
-};
-
-int mv_trap_tables_reserve(size_t n_areas);
-struct mv_trap_table *mv_trap_batch(int old);  /* to fill, then publish */
-void mv_trap_publish_batch(struct mv_trap_table *t);   /* NULL: withdraw */
-const struct mv_trap_table *mv_trap_stuck(void);
-struct mv_trap_table *mv_trap_stuck_spare(void);       /* to fill, then: */
-void mv_trap_publish_stuck(void);
-struct mv_trap_table *mv_trap_known_spare(void);       /* to fill, then: */
-void mv_trap_publish_known(void);
-int mv_poke_trap(struct mv_cpu *cpu);                  /* the handler's part */
-void mv_trap_tables_forked(void);                      /* in a fork() child */
-
 /* site.c */
 void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name);
 int mv_site_point(struct mv_site *s, const void *body,
 		  const struct mv_body *inl, const char *name);
+
+/* info.c */
+struct mv_printer {
+	void (*print)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+	void *ctx;
+};
+void mv_dump(const struct mv_printer *out);
 
 /* error.c */
 void mv_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -18,13 +18,7 @@
  * leave the tables.  Areas inside the module are not written, since they
  * are about to disappear, so unloading at process exit writes nothing.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "internal.h"
-#include "multiverse.h"
-#include "platform.h"
 
 static int fn_in(const struct mv_fn *f, const struct mv_module *m)
 {

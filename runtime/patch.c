@@ -3,12 +3,7 @@
  * Patch areas: the call sites and entries we rewrite, and the protocol by
  * which we rewrite them.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-
 #include "internal.h"
-#include "platform.h"
 
 /* For messages: buf holds 3 * n characters. */
 char *mv_hex(char *buf, const uint8_t *p, size_t n)
@@ -62,7 +57,7 @@ int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
 	}
 	if (!mv_poke_matches(a)) {
 		a->state = MV_AREA_SKIPPED;
-		mv_report("%s %p of %s holds unexpected bytes %s; left alone",
+		mv_report("%s %" MV_PRIaddr " of %s holds unexpected bytes %s; left alone",
 			  what, (void *)a->addr, name, mv_hex(hex, a->addr, a->len));
 		return 0;
 	}

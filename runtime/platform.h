@@ -1,74 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The operating-system interface: writing text, synchronizing the other
- * threads' instruction fetch, and catching the breakpoint traps of the
- * patching protocol (runtime/poke.c).
+ * The interface between the portable core of the runtime and a platform,
+ * one folder of runtime/platform/ each:
+ *   linux-user/    Linux processes: writes its own text through
+ *                  /proc/self/mem with a breakpoint protocol (poke.c);
+ *   linux-kernel/  the Linux kernel: writes text through the kernel's
+ *                  text_poke_queue()/text_poke_finish().
+ *
+ * A platform gives the core its C environment (env.h, found on the
+ * include path), a lock, a way to print, memory reads that may fail, the
+ * bounds of a module, and the protocol that writes a batch of patch
+ * areas (the mv_poke_* calls).
  */
 #ifndef MV_PLATFORM_H
 #define MV_PLATFORM_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "env.h"
 
-/* Opens the way to write code (again after fork(), or after a failure).
- * Returns 0, or a negative errno value (reported); called before a batch
- * writes anything. */
-int mv_text_ready(void);
+struct mv_area;
 
-/* Closes what mv_text_ready() opened; called after each batch. */
-void mv_text_done(void);
+/* The lock every API call holds (internal.h: "guarded by mv_lock"). */
+void mv_lock(void);
+void mv_unlock(void);
 
-/* Overwrites len bytes of code at dst with src, without ever making any
- * memory writable and executable.  Returns 0, or a negative errno value
- * (already reported).  mv_text_ready() must have succeeded. */
-int mv_text_write(void *dst, const void *src, size_t len);
+/* Prints one message of the runtime, without its "multiverse: " prefix. */
+void mv_print(const char *msg);
 
-/* 1 if the process has threads besides the caller (or that is unknown),
- * 0 if the caller is alone. */
-int mv_other_threads(void);
-
-/* Makes sure mv_cpu_sync() will work; the first call sets it up.
- * Returns 0, or a negative errno value (reported) when there is no safe
- * way to synchronize the other threads. */
-int mv_cpu_sync_ready(void);
-
-/* Returns once every other thread has executed a core-serializing
- * instruction, so none runs code bytes it fetched before the call. */
-int mv_cpu_sync(void);
-
-/*
- * Parks every other thread where it runs none of the text, until
- * mv_world_resume(); then each fetches the text anew.  For changes that
- * the architecture does not let running threads see happen
- * (mv_arch_live_safe).  mv_trap_ready() must have succeeded.  While the
- * others are parked, the caller must not allocate or take a lock that one
- * of them may hold; messages are kept until the resume.  Returns 0, or a
- * negative errno value (reported) with no thread parked.
- */
-int mv_world_stop(void);
-void mv_world_resume(void);
-
-/* Makes every thread able to take the breakpoint trap, or says why not:
- * installs the trap handler (again, if the application replaced it) and
- * checks that no thread or signal handler blocks the trap.  Called before
- * a live batch writes anything.  Returns 0, or a negative errno value
- * (reported) when breakpoints cannot be used safely. */
-int mv_trap_ready(void);
-
-/* Installs the trap handler (again, if the application replaced it),
- * without the checks of mv_trap_ready().  Returns 0 or a negative errno
- * value (reported). */
-int mv_trap_install(void);
-
-/* For a caller alone in the process: blocks every signal but the trap in
- * the calling thread, so that none of its handlers runs code while a
- * batch is half written, until mv_signals_release().  Returns 0 or a
- * negative errno value (reported). */
-int mv_signals_hold(void);
-void mv_signals_release(void);
-
-/* The address ranges of the loaded module (executable or shared object)
- * that contains inside: up to max of them; returns how many. */
+/* The address ranges of the loaded module (executable, shared object,
+ * vmlinux or kernel module) that contains inside: up to max of them;
+ * returns how many. */
 struct mv_span {
 	uintptr_t lo, hi;
 };
@@ -80,7 +40,37 @@ size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max);
 int mv_mem_read(void *dst, const void *src, size_t len);
 
 /* Relearns which memory is mapped, for mv_mem_read(); call it whenever
- * objects may have been loaded or unloaded. */
+ * modules may have been loaded or unloaded. */
 void mv_mem_refresh(void);
+
+/*
+ * Writing patch areas: every area one API call changes is queued, then
+ * the queue is written as one batch while other threads or CPUs may run
+ * it.  Each platform documents its protocol where it defines these.
+ */
+/* Makes room, before the tables grow to n_areas areas, for everything a
+ * batch needs, so that no batch allocates.  0 or -ENOMEM. */
+int mv_poke_reserve(size_t n_areas);
+/* Queues bytes (a->len of them) for a; state follows once written. */
+int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state);
+/* Whether the protocol can write bytes (len of them) as an area's old or
+ * new instruction; the core chooses no form it cannot. */
+int mv_poke_writable(const uint8_t *bytes, size_t len);
+/* Writes the queue: all of it, or nothing that runs differently. */
+int mv_poke_flush(void);
+/* Drops the queue unwritten. */
+void mv_poke_cancel(void);
+/* The areas inside spans are gone with their module. */
+void mv_poke_forget(const struct mv_span *spans, size_t n);
+/* Whether the text of a holds what the runtime left there. */
+int mv_poke_matches(const struct mv_area *a);
+/* The tables' set of areas changed (tables.c, mv_link). */
+void mv_poke_areas_changed(void);
+/* Areas a failed batch left mid-protocol, rewritten by later batches. */
+extern size_t mv_poke_n_stuck;
+/* The last failed batch took effect (its new code is what runs). */
+extern int mv_poke_forward;
+/* Set around a batch that may not be rolled back (unloading). */
+extern int mv_poke_must_forward;
 
 #endif

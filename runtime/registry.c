@@ -7,10 +7,6 @@
  * API call merges whatever was registered since the previous one
  * (mv_sync), which is how shared objects loaded later join in.
  */
-#include <errno.h>
-#include <pthread.h>
-#include <stdlib.h>
-
 #include "internal.h"
 
 struct module {
@@ -23,37 +19,6 @@ struct module {
 static struct module *modules, **modules_end = &modules;
 static int dirty;             /* some module is not merged yet */
 static int lost;              /* a module could not be registered */
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-
-void mv_lock(void)
-{
-	pthread_mutex_lock(&lock);
-}
-
-void mv_unlock(void)
-{
-	pthread_mutex_unlock(&lock);
-}
-
-/*
- * fork() waits for an API call in progress: a child must not inherit the
- * lock held by a thread it does not have, nor a batch half written (its
- * copy of the text would keep the breakpoints).  vfork() and
- * posix_spawn() children share our memory and run no API calls.
- */
-static void fork_child(void)
-{
-	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-
-	lock = fresh;
-	mv_trap_tables_forked();
-}
-
-__attribute__((constructor)) static void hook_fork(void)
-{
-	pthread_atfork(mv_lock, mv_unlock, fork_child);
-}
-
 static struct module **find(const struct mv_desc_var *var,
 			     const struct mv_desc_fn *fn,
 			     const struct mv_desc_site *site)
@@ -72,6 +37,27 @@ static struct module **find(const struct mv_desc_var *var,
  * dlopen) is bound at once (module.c).  Before main, when nothing is
  * committed, registering only records the bounds.
  */
+/* Records module d; the caller holds the lock.  Used by the platforms
+ * that register modules themselves (the kernel's vmlinux). */
+int mv_register_locked(const struct mv_module *d)
+{
+	struct module **p = find(d->var, d->fn, d->site), *m;
+
+	if (*p)
+		return 0;
+	m = calloc(1, sizeof *m);
+	if (!m) {
+		lost = 1;
+		return mv_error(-ENOMEM, "out of memory registering a module: "
+				"its code stays generic");
+	}
+	m->d = *d;
+	*modules_end = m;
+	modules_end = &m->next;
+	dirty = 1;
+	return mv_module_loaded(&m->d);
+}
+
 MV_API int __multiverse_register_module(uint32_t version, uint32_t machine,
 					const struct mv_desc_var *var_start,
 					const struct mv_desc_var *var_stop,
@@ -80,32 +66,18 @@ MV_API int __multiverse_register_module(uint32_t version, uint32_t machine,
 					const struct mv_desc_site *site_start,
 					const struct mv_desc_site *site_stop)
 {
-	struct module **p, *m;
-	int err = 0;
+	struct mv_module d = { var_start, var_stop, fn_start, fn_stop,
+			       site_start, site_stop };
+	int err;
 
 	if (version != MV_DESCRIPTOR_VERSION)
-		return mv_error(-ENOEXEC, "module with functions at %p has descriptor version %u, this runtime reads version %u",
+		return mv_error(-ENOEXEC, "module with functions at %" MV_PRIaddr " has descriptor version %u, this runtime reads version %u",
 				(const void *)fn_start, version, MV_DESCRIPTOR_VERSION);
 	if (machine != MV_ARCH_MACHINE)
-		return mv_error(-ENOEXEC, "module with functions at %p was compiled for ELF machine %u, this runtime is for %u (%s)",
+		return mv_error(-ENOEXEC, "module with functions at %" MV_PRIaddr " was compiled for ELF machine %u, this runtime is for %u (%s)",
 				(const void *)fn_start, machine, MV_ARCH_MACHINE, MV_ARCH_NAME);
 	mv_lock();
-	p = find(var_start, fn_start, site_start);
-	if (!*p) {
-		m = calloc(1, sizeof *m);
-		if (m) {
-			m->d = (struct mv_module){ var_start, var_stop, fn_start, fn_stop,
-						   site_start, site_stop };
-			*modules_end = m;
-			modules_end = &m->next;
-			dirty = 1;
-			err = mv_module_loaded(&m->d);
-		} else {
-			lost = 1;
-			err = mv_error(-ENOMEM, "out of memory registering a module: "
-				       "its code stays generic");
-		}
-	}
+	err = mv_register_locked(&d);
 	mv_unlock();
 	return err;
 }

@@ -3,10 +3,7 @@
  * Call sites: checking that a recorded site is the call its descriptor
  * says, and choosing the bytes that make it reach a body.
  */
-#include <string.h>
-
 #include "internal.h"
-#include "platform.h"
 
 /*
  * A site refers to its callee if it branches straight to the generic, if
@@ -95,7 +92,7 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 	/* A short site may end right before unmapped memory. */
 	if (mv_area_capture(a, addr, MV_ARCH_SITE_MAX) &&
 	    mv_area_capture(a, addr, MV_ARCH_SITE_MIN)) {
-		mv_report("site %p calling %s is not readable; left alone", (void *)addr, name);
+		mv_report("site %" MV_PRIaddr " calling %s is not readable; left alone", (void *)addr, name);
 		return;
 	}
 	if (f)
@@ -103,19 +100,25 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 			(f->desc->flags & MV_FN_ENTRY_AFTER_PAD ? MV_ARCH_PAD_LEN : 0);
 	if (!mv_arch_decode(a->orig, a->len, (uintptr_t)addr, &s->insn)) {
 		a->len = s->insn.len;
+		if (!mv_poke_writable(a->orig, a->len)) {
+			a->state = MV_AREA_INVALID;
+			mv_report("site %" MV_PRIaddr " calling %s holds %s, which this platform cannot rewrite; left alone",
+				  (void *)addr, name, mv_hex(hex, a->orig, a->len));
+			return;
+		}
 		if (refers_to(s, via_switch))
 			return;
 		if (!s->insn.indirect && via_trampoline(s, via_switch))
 			return;
 	}
 	a->state = MV_AREA_INVALID;
-	mv_report("site %p calling %s holds %s, not a call we can patch; left alone",
+	mv_report("site %" MV_PRIaddr " calling %s holds %s, not a call we can patch; left alone",
 		  (void *)addr, name, mv_hex(hex, a->orig, a->len));
 }
 
 /*
  * Points site s at body: inlined if inl describes a body that fits, else
- * a direct branch.  Without a body, or out of rel32 reach, the site gets its
+ * a direct branch, each where the platform can write it.  Without a body, or out of rel32 reach, the site gets its
  * original instruction back, which still reaches the right code.
  */
 int mv_site_point(struct mv_site *s, const void *body,
@@ -129,9 +132,11 @@ int mv_site_point(struct mv_site *s, const void *body,
 		return 0;
 	if (body && s->plt_slot && !plt_resolved(s))
 		body = 0;
-	if (body && inl && !mv_fault_no_inline() && !mv_arch_inline(buf, &s->insn, inl)) {
+	if (body && inl && !mv_fault_no_inline() && !mv_arch_inline(buf, &s->insn, inl) &&
+	    mv_poke_writable(buf, s->area.len)) {
 		state = MV_AREA_INLINED;
-	} else if (body && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)body)) {
+	} else if (body && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)body) &&
+		   mv_poke_writable(buf, s->area.len)) {
 		state = MV_AREA_BRANCH;
 	} else {
 		memcpy(buf, s->area.orig, s->area.len);

@@ -20,8 +20,7 @@
 #ifndef MV_SORT_H
 #define MV_SORT_H
 
-#include <stdint.h>
-#include <string.h>
+#include "env.h"
 
 /* Inlined into each caller, whose record size and key length are
  * constants: the comparisons and moves then compile to a few

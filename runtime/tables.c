@@ -2,10 +2,6 @@
 /*
  * The run-time tables: merging descriptors into them, finding records.
  */
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "internal.h"
 #include "sort.h"
 
@@ -145,11 +141,12 @@ static void capture_entry(struct mv_fn *f)
 	char hex[3 * MV_AREA_MAX];
 
 	if (mv_area_capture(&f->entry, f->desc->entry, MV_ARCH_ENTRY_LEN)) {
-		mv_report("function %s: entry %p is not readable; it will not be committed",
+		mv_report("function %s: entry %" MV_PRIaddr " is not readable; it will not be committed",
 			  f->desc->name, f->desc->entry);
-	} else if (memcmp(f->entry.orig, mv_arch_entry_nop, MV_ARCH_ENTRY_LEN)) {
+	} else if (memcmp(f->entry.orig, mv_arch_entry_nop, MV_ARCH_ENTRY_LEN) ||
+		   !mv_poke_writable(f->entry.orig, MV_ARCH_ENTRY_LEN)) {
 		f->entry.state = MV_AREA_INVALID;
-		mv_report("function %s: entry %p holds %s, not the patch area; it will not be committed",
+		mv_report("function %s: entry %" MV_PRIaddr " holds %s, not the patch area; it will not be committed",
 			  f->desc->name, f->desc->entry,
 			  mv_hex(hex, f->entry.orig, MV_ARCH_ENTRY_LEN));
 	}
@@ -218,25 +215,6 @@ static int merge_sites(const struct mv_module *m)
  * decodes the sites new to it.  A run whose callee is not registered waits
  * for the module that defines it.
  */
-/* Every area address, for traps handled after their patch (poke.c),
- * in the spare table that mv_reserve() sized.  The batch's table, as
- * large and unused between batches, is the sort's scratch. */
-static void publish_known(void)
-{
-	struct mv_trap_table *t = mv_trap_known_spare(), *tmp = mv_trap_batch(0);
-	size_t n = 0;
-
-	if (!t || !tmp || t->cap < mv.n_fns + mv.n_sites || tmp->cap < t->cap)
-		return;         /* a failed reservation, already reported */
-	for (size_t i = 0; i < mv.n_fns; i++)
-		t->a[n++].addr = (uintptr_t)mv.fns[i].entry.addr;
-	for (size_t i = 0; i < mv.n_sites; i++)
-		t->a[n++].addr = (uintptr_t)mv.sites[i].area.addr;
-	mv_sort(t->a, tmp->a, n, sizeof t->a[0], 1);
-	t->n = n;
-	mv_trap_publish_known();
-}
-
 void mv_link(void)
 {
 	for (size_t i = 0; i < mv.n_fns; i++)
@@ -265,11 +243,11 @@ void mv_link(void)
 			if (mv.sites[k].area.state == MV_AREA_UNRESOLVED)
 				mv_site_resolve(&mv.sites[k], f, name);
 	}
-	publish_known();
+	mv_poke_areas_changed();
 }
 
 /* Room, in everything a batch uses, for the tables with m merged, so
- * that no batch needs to allocate (trap-tables.c). */
+ * that no batch needs to allocate (mv_poke_reserve). */
 int mv_reserve(const struct mv_module *m)
 {
 	size_t fns = mv.n_fns + (size_t)(m->fn_end - m->fn);
@@ -333,6 +311,8 @@ int mv_in_spans(const struct mv_span *spans, size_t n, const void *p)
 
 /* Drops the records of module m, which is being unloaded: its functions,
  * the switches that live in it, and every site in it or calling into it.
+ * With m NULL, of memory that is freed while its module stays (the
+ * kernel's init sections): the functions whose generic lies in spans.
  * Order is kept, so the tables stay sorted. */
 void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
 {
@@ -348,7 +328,8 @@ void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
 	mv.n_vars = k;
 	k = 0;
 	for (size_t i = 0; i < mv.n_fns; i++)
-		if (!(mv.fns[i].desc >= m->fn && mv.fns[i].desc < m->fn_end))
+		if (!(m && mv.fns[i].desc >= m->fn && mv.fns[i].desc < m->fn_end) &&
+		    !mv_in_spans(spans, n, mv.fns[i].generic))
 			mv.fns[k++] = mv.fns[i];
 	mv.n_fns = k;
 	k = 0;

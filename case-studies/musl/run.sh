@@ -23,7 +23,7 @@ calls=${MUSL_CALLS:-10000000}   # calls per measurement, as in the paper
 # the same release as the source below.
 "$repo/make.sh" all musl-libc >/dev/null
 [ $quick = 1 ] || need_packages valgrind bc
-rt=$(ls "$repo"/build/musl-libc/runtime/*.o "$repo"/build/musl-libc/runtime/arch/*.o)
+rt=$(find "$repo"/build/musl-libc/runtime -name "*.o" | sort)
 
 source_of musl 1.2.3-1 "$work/src"
 

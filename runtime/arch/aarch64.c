@@ -13,9 +13,8 @@
  * inlined constant (movz/movn) or an inlined empty tail call (ret), which
  * it does not: a batch that changes one is written while every other
  * thread is parked (mv_arch_live_safe decides; the protocol is in
- * runtime/poke.c and runtime/platform-linux-stop.c).
+ * runtime/platform/linux-user/poke.c and stop.c).
  */
-#include <string.h>
 
 #include "../arch.h"
 

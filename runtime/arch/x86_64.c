@@ -2,10 +2,10 @@
 /*
  * x86-64 instruction encoding for call sites, entry patch areas and the
  * tiny variant bodies we inline, and the emulation of what patch areas
- * hold for the trap handler.  The protocol that writes them is in
- * runtime/poke.c: int3 over the first byte, as Linux's text_poke_bp.
+ * hold for the trap handler.  The protocol that writes them is
+ * runtime/platform/linux-user/poke.c in a process, the kernel's own
+ * text_poke_bp in the kernel: int3 over the first byte either way.
  */
-#include <string.h>
 
 #include "../arch.h"
 

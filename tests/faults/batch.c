@@ -73,7 +73,7 @@ int main(void)
 
 	/* Alone in the process: no syncs, and a batch within one page is
 	 * one write.  Each of the sequence's six calls is a batch, and each
-	 * batch opens the writer (runtime/platform-linux.c). */
+	 * batch opens the writer (runtime/platform/linux-user/text.c). */
 	static const int kinds[] = { F_OPEN, F_WRITE, F_ALLOC };
 	for (int k = 0; k < 3; k++)
 		for (int keep = 0; keep < 2; keep++)
@@ -90,7 +90,7 @@ int main(void)
 	 * AArch64 the stop of every other thread, whose every signal can
 	 * fail too (the stop kind).  On AArch64 every batch of this
 	 * sequence changes an inlined movz, movn or ret, so it parks the
-	 * workers instead of syncing them (runtime/platform-linux-stop.c),
+	 * workers instead of syncing them (runtime/platform/linux-user/stop.c),
 	 * and its write failures are those of a batch written alone. */
 	workload_start(w, 2);
 	for (int kind = 0; kind < F_KINDS; kind++)

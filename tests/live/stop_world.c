@@ -3,7 +3,7 @@
  * Inlined bodies changed while other threads run them.  On AArch64 the
  * architecture lets no running thread see a movz, movn or ret change, so
  * the runtime parks every other thread in a signal handler meanwhile
- * (runtime/platform-linux-stop.c); x86-64 uses its breakpoint protocol.
+ * (runtime/platform/linux-user/stop.c); x86-64 uses its breakpoint protocol.
  *
  *   1. Workers call the inlined sites in a loop and check every value;
  *      meanwhile this thread commits each configuration and reverts, many

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "linux-user.h"
 
 static struct mv_trap_table *batch_new, *batch_old;
 static struct mv_trap_table *published;   /* the batch, while it is written */

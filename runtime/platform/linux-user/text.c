@@ -2,7 +2,7 @@
 /*
  * Linux user space: writing our own text, synchronizing the other threads,
  * reading memory that may be gone.  The breakpoint trap is in
- * platform-linux-trap.c.
+ * trap.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,8 +18,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "platform.h"
-#include "platform-linux.h"
+#include "linux-user.h"
 
 /*
  * Text is written with pwrite() to /proc/thread-self/mem: the kernel updates our

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Linux user space: the breakpoint trap of the live-patching protocol
- * (runtime/poke.c), and keeping it deliverable in every thread.
+ * (poke.c), and keeping it deliverable in every thread.
  *
  * A thread that executes one of our int3 breakpoints gets a synchronous
  * SIGTRAP.  The kernel cannot hold such a signal back: if the thread
@@ -61,12 +61,11 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "platform.h"
-#include "platform-linux.h"
+#include "linux-user.h"
 #if defined(__x86_64__)
-#include "arch/x86_64-linux.h"
+#include "signal-x86_64.h"
 #elif defined(__aarch64__)
-#include "arch/aarch64-linux.h"
+#include "signal-aarch64.h"
 #endif
 
 /* --- the next definitions of the interposed functions ------------------ */
@@ -284,7 +283,7 @@ static void chain(int sig, siginfo_t *si, void *ctx)
 }
 
 /* A breakpoint trap is ours if its address is (trap-tables.c); a queued
- * SIGTRAP may be mv_world_stop()'s (platform-linux-stop.c). */
+ * SIGTRAP may be mv_world_stop()'s (stop.c). */
 static void on_sigtrap(int sig, siginfo_t *si, void *ctx)
 {
 	if (mv_linux_park(si))

@@ -71,8 +71,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "platform.h"
-#include "platform-linux.h"
+#include "linux-user.h"
 
 #define STOP_TIMEOUT_MS 3000
 #define RESEND_MS 100

@@ -19,7 +19,7 @@
  * those changes only between b, bl, nop and brk (mv_arch_live_safe).  A
  * batch with any other change (to or from an inlined movz, movn or ret)
  * parks every other thread instead (mv_world_stop, the protocol of
- * platform-linux-stop.c) and is written as if alone, below.
+ * stop.c) and is written as if alone, below.
  *
  * "sync" makes every other thread execute a core-serializing instruction
  * (mv_cpu_sync), so none runs on bytes it fetched before the write.
@@ -75,8 +75,7 @@
 
 #include "internal.h"
 #include "sort.h"
-#include "multiverse.h"
-#include "platform.h"
+#include "linux-user.h"
 
 struct poke {
 	uintptr_t at;                   /* area->addr: the queue sorts by it */
@@ -117,6 +116,13 @@ int mv_poke_reserve(size_t n_areas)
 		cap_queue = n_areas;
 	}
 	return mv_trap_tables_reserve(n_areas);
+}
+
+/* The breakpoint protocol writes every form the encoder makes. */
+int mv_poke_writable(const uint8_t *bytes, size_t len)
+{
+	(void)bytes, (void)len;
+	return 1;
 }
 
 int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
@@ -311,6 +317,25 @@ void mv_poke_forget(const struct mv_span *spans, size_t n)
 	struct spans sp = { spans, n };
 
 	update_stuck_table(outside, &sp);
+}
+
+/* Every area address, for traps handled after their patch (header
+ * comment), in the spare table that mv_reserve() sized.  The batch's table, as
+ * large and unused between batches, is the sort's scratch. */
+void mv_poke_areas_changed(void)
+{
+	struct mv_trap_table *t = mv_trap_known_spare(), *tmp = mv_trap_batch(0);
+	size_t n = 0;
+
+	if (!t || !tmp || t->cap < mv.n_fns + mv.n_sites || tmp->cap < t->cap)
+		return;         /* a failed reservation, already reported */
+	for (size_t i = 0; i < mv.n_fns; i++)
+		t->a[n++].addr = (uintptr_t)mv.fns[i].entry.addr;
+	for (size_t i = 0; i < mv.n_sites; i++)
+		t->a[n++].addr = (uintptr_t)mv.sites[i].area.addr;
+	mv_sort(t->a, tmp->a, n, sizeof t->a[0], 1);
+	t->n = n;
+	mv_trap_publish_known();
 }
 
 /* The queue arrives as a few sorted runs (one per function: its entry,
