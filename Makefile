@@ -264,11 +264,12 @@ faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 # (when clang-19 is there), and on x86-64 also the AArch64 build under
 # qemu (test-aarch64).  All run even if one fails; `make test-host` runs
 # only the first.
-test: all faults $(if $(WITH_MUSL),musl) $(if $(filter x86_64,$(ARCH)),aarch64)
+test: all faults $(if $(WITH_MUSL),musl) $(if $(filter x86_64,$(ARCH)),aarch64 kernel)
 	@s=0; tests/run || s=1; \
 	$(if $(WITH_CLANG),tests/run --cc=clang || s=1;) \
 	$(if $(filter x86_64,$(ARCH)),{ tests/qemu/setup.sh && tests/run --arch=aarch64; } || s=1;) \
 	$(if $(and $(WITH_CLANG),$(filter x86_64,$(ARCH))),tests/run --arch=aarch64 --cc=clang || s=1;) \
+	$(if $(filter x86_64,$(ARCH)),tests/kernel/check.sh || s=1;) \
 	exit $$s
 
 test-host: all faults $(if $(WITH_MUSL),musl)
@@ -345,6 +346,18 @@ test-aarch64: aarch64
 	tests/run --arch=aarch64
 
 .PHONY: aarch64 install-aarch64 uninstall-aarch64 test-aarch64
+
+# The multiversed Linux kernel (docs/kernel.md): Debian's linux-source-6.1
+# with linux/patches/, the runtime and the plugin, configured for qemu,
+# in build/kernel/ (linux/build.sh); `make test-kernel` runs its suite
+# under qemu-system-x86_64 (tests/kernel/).
+kernel:
+	linux/build.sh
+
+test-kernel: kernel
+	tests/kernel/check.sh
+
+.PHONY: kernel test-kernel
 
 # The runtime for musl (Debian's musl-tools): build/musl/libmultiverse.a
 # and .so, compiled against musl's headers through its gcc specs file, and

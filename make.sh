@@ -13,6 +13,8 @@
 #   ./make.sh musl      the runtime for musl and build/multiverse-musl-gcc
 #   ./make.sh musl-libc the runtime for musl's own libc.a and libc.so
 #   ./make.sh deb       Debian packages in build/deb (dist/debian/)
+#   ./make.sh kernel    the multiversed Linux kernel in build/kernel
+#                       (docs/kernel.md; make test builds and tests it)
 set -e
 cd "$(dirname "$0")"
 
@@ -42,6 +44,23 @@ case " $* " in *" test"*|*" deb "*)
 	command -v dpkg-buildpackage >/dev/null 2>&1 || missing="$missing dpkg-dev"
 	command -v dh >/dev/null 2>&1 || missing="$missing debhelper"
 	command -v lintian >/dev/null 2>&1 || missing="$missing lintian" ;;
+esac
+# The multiversed kernel (make kernel), which `make test` builds and
+# tests on x86-64: Debian's kernel source, what building it needs, and
+# qemu and busybox for its suite.
+case " $* " in *" test "*|*" kernel "*|*" test-kernel "*)
+	if [ "$(uname -m)" = x86_64 ]; then
+		[ -f /usr/src/linux-source-6.1.tar.xz ] || missing="$missing linux-source-6.1"
+		for p in flex bison bc libelf-dev libssl-dev cpio xz-utils; do
+			[ "$(dpkg-query -W -f='${db:Status-Status}' $p 2>/dev/null)" = installed ] ||
+				missing="$missing $p"
+		done
+		case " $* " in *" kernel "*) ;; *)
+			command -v qemu-system-x86_64 >/dev/null 2>&1 || missing="$missing qemu-system-x86"
+			[ "$(dpkg-query -W -f='${db:Status-Status}' busybox-static 2>/dev/null)" = installed ] ||
+				missing="$missing busybox-static" ;;
+		esac
+	fi ;;
 esac
 # The musl runtime (make musl), which `make test` builds and tests.
 case " $* " in *" test "*|*" musl "*|*" musl-libc "*)

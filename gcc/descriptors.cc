@@ -232,6 +232,8 @@ static tree module_call(const char *fn)
  * the module's own destructors and while its code is still mapped. */
 void mv_build_module_ctor(void)
 {
+	if (mv_kernel)          /* the kernel registers vmlinux and modules */
+		return;
 	cgraph_build_static_cdtor('I', module_call("__multiverse_register_module"),
 				  MAX_RESERVED_INIT_PRIORITY + 1);
 	cgraph_build_static_cdtor('D', module_call("__multiverse_unregister_module"),

@@ -21,6 +21,11 @@
  *                    a library links with -nostdlib and -Wl,--no-undefined
  *                    and, in a process without the runtime, runs its
  *                    generics (docs/design.md, "Optional runtime").
+ *   kernel           code for the Linux kernel or one of its modules
+ *                    (CONFIG_MULTIVERSE, docs/kernel.md): no constructor
+ *                    registers the unit, since the kernel finds the
+ *                    descriptor sections itself, and every call site is
+ *                    a form the kernel's text patching can rewrite.
  *   report[=FILE]    a report of what each multiversed function got:
  *                    switches, variants made and merged, switches left
  *                    dynamic and why, bytes added; on stderr, or appended
@@ -71,6 +76,7 @@ std::vector<mv_function> mv_functions;
 std::vector<mv_site> mv_sites;
 unsigned mv_max_variants = 64;
 bool mv_optional_runtime;
+bool mv_kernel;
 
 /* Trees we hold between passes; registered as a GC root below. */
 static tree mv_kept;
@@ -146,22 +152,21 @@ static bool parse_args(struct plugin_name_args *info)
 		} else if (!strcmp(key, "version") && !val) {
 			fprintf(stderr, "multiverse %s (GCC plugin, built for GCC %s)\n",
 				MV_VERSION_STRING, gcc_version.basever);
-		} else if (!strcmp(key, "optional-runtime")) {
+		} else if (!strcmp(key, "kernel") || !strcmp(key, "optional-runtime")) {
 			if (val) {
-				error("multiverse: %<optional-runtime%> takes no "
-				      "value, not %qs", val);
+				error("multiverse: %qs takes no value, not %qs", key, val);
 				return false;
 			}
-			mv_optional_runtime = true;
+			*(!strcmp(key, "kernel") ? &mv_kernel : &mv_optional_runtime) = true;
 		} else {
 			auto_vec<const char *> known;
-			for (const char *k : { "max-variants", "optional-runtime",
+			for (const char *k : { "kernel", "max-variants", "optional-runtime",
 					       "report", "report-json", "version" })
 				known.safe_push(k);
 			const char *meant = find_closest_string(key, &known);
 			const char *given = info->argv[i].value ?
 				concat(key, "=", info->argv[i].value, NULL) : key;
-#define ARGS "the arguments are %<max-variants=N%>, %<optional-runtime%>, " \
+#define ARGS "the arguments are %<kernel%>, %<max-variants=N%>, %<optional-runtime%>, " \
 	"%<report[=FILE]%>, %<report-json[=FILE]%> and %<version%>"
 			if (meant && strcmp(meant, key))
 				error("multiverse: unknown plugin argument %qs; did "
@@ -225,8 +230,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *ver)
 	static struct plugin_info about = {
 		MV_VERSION_STRING,
 		"Multiverse: functions specialized on the values of switches.  "
-		"Arguments: max-variants=N (1 to 100000, default 64), "
-		"optional-runtime, version",
+		"Arguments: kernel, max-variants=N (1 to 100000, default 64), "
+		"optional-runtime, report[=FILE], report-json[=FILE], version",
 	};
 	register_callback(info->base_name, PLUGIN_INFO, NULL, &about);
 

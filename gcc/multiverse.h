@@ -117,6 +117,7 @@ extern std::vector<mv_function> mv_functions;
 extern std::vector<mv_site> mv_sites;
 extern unsigned mv_max_variants;
 extern bool mv_optional_runtime;
+extern bool mv_kernel;
 mv_function *mv_find_function(const_tree decl);
 void mv_keep(tree t);   /* keep t alive across garbage collection */
 const char *mv_name(const_tree decl);

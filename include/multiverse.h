@@ -37,11 +37,22 @@
  * multiverse_dump_info prints nothing.  A unit
  * compiled without the plugin that must reach the runtime of a program
  * whose other units have it defines MULTIVERSE_LINK_RUNTIME first.
+ *
+ * The Linux kernel has this header as <linux/multiverse.h>
+ * (linux/prepare.sh copies it): the same API, exported to GPL modules,
+ * the attribute also spelled __multiverse, __multiverse_tracked and
+ * __multiverse_values(...), no multiverse_dump_info() (debugfs shows the
+ * state), and multiverse_free_init_mem() for kernel_init().  Every call
+ * may sleep (docs/kernel.md).
  */
 #ifndef MULTIVERSE_H
 #define MULTIVERSE_H
 
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
 #include <stdio.h>
+#endif
 
 #ifdef __MULTIVERSE__
 #define MULTIVERSE __attribute__((multiverse))
@@ -51,6 +62,12 @@
 #define MULTIVERSE
 #define MULTIVERSE_TRACKED
 #define MULTIVERSE_VALUES(...)
+#endif
+
+#ifdef __KERNEL__
+#define __multiverse MULTIVERSE
+#define __multiverse_tracked MULTIVERSE_TRACKED
+#define __multiverse_values(...) MULTIVERSE_VALUES(__VA_ARGS__)
 #endif
 
 #ifdef __cplusplus
@@ -124,7 +141,11 @@ const struct mv_info_var *multiverse_info_var(void *var);
 
 /* Prints every switch, function, variant with its guards, and site state to
  * out (stderr if NULL). */
+#ifdef __KERNEL__
+void multiverse_free_init_mem(void);
+#else
 void multiverse_dump_info(FILE *out);
+#endif
 
 /* The message of the last failed call in this thread, or "". */
 const char *multiverse_last_error(void);
@@ -148,7 +169,11 @@ static inline int multiverse_is_committed(void *fn) { (void)fn; return 0; }
 static inline int multiverse_bind(void *var, int state) { (void)var; (void)state; return 0; }
 static inline const struct mv_info_fn *multiverse_info_fn(void *fn) { (void)fn; return 0; }
 static inline const struct mv_info_var *multiverse_info_var(void *var) { (void)var; return 0; }
+#ifdef __KERNEL__
+static inline void multiverse_free_init_mem(void) { }
+#else
 static inline void multiverse_dump_info(FILE *out) { (void)out; }
+#endif
 static inline const char *multiverse_last_error(void) { return ""; }
 static inline const char *multiverse_version(void) { return ""; }
 

@@ -112,7 +112,9 @@ void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 	tree var = load ? mv_switch_read_by(load) : NULL_TREE;
 	if (!var)
 		return;
-	rtx at = symbol_address(XEXP(load, 0), defs);
+	/* The kernel's text patching rewrites no call through memory (its
+	 * int3 handler cannot emulate one): the kernel calls the stub. */
+	rtx at = mv_kernel ? NULL_RTX : symbol_address(XEXP(load, 0), defs);
 	rtx form = at ? replace_equiv_address_nv(load, at) : mv_stub_symbol(var);
 	if (!validate_change(call, addr, form, 0))
 		mv_warn_call_stays_indirect(call, var);

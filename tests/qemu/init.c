@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * PID 1 of the AArch64 test guest booted by tests/qemu/run.sh.
+ * PID 1 of the test guests: the AArch64 one booted by tests/qemu/run.sh,
+ * and the multiversed x86-64 kernel booted by tests/kernel/run.sh.
  *
  * The initramfs holds this program as /init, busybox, the aarch64 glibc and
  * the test directory.  run.sh adds /.mv-job/argv: NUL-separated strings
@@ -13,8 +14,9 @@
  * MARKER carries a per-run random nonce, so a test that happens to print
  * something marker-like cannot fake its own exit status.
  *
- * Built with aarch64-linux-gnu-gcc-12 -static by setup.sh (PID 1 must not
- * depend on the dynamic loader it is supposed to provide to the tests).
+ * Built statically (PID 1 must not depend on the dynamic loader it is
+ * supposed to provide to the tests): by setup.sh with
+ * aarch64-linux-gnu-gcc-12, by tests/kernel/run.sh with gcc-12.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -57,7 +59,13 @@ static void finish(int status)
     dprintf(1, "%s%d@@\n", marker, status);
     tcdrain(1); /* the marker must leave the UART before power goes off */
     sync();
+#ifdef __x86_64__
+    /* The kernel suite's x86-64 kernel has no ACPI to power off with: a
+     * reset, which qemu's -no-reboot turns into its exit. */
+    reboot(RB_AUTOBOOT);
+#else
     reboot(RB_POWER_OFF);
+#endif
     for (;;)
         pause();
 }
@@ -110,6 +118,9 @@ static void setup_filesystems(void)
 
     mount_or_warn("proc", "/proc", "proc", NULL);
     mount_or_warn("sysfs", "/sys", "sysfs", NULL);
+    /* where the kernel has one (tests/kernel/: /sys/kernel/debug/multiverse) */
+    if (access("/sys/kernel/debug", F_OK) == 0)
+        mount_or_warn("debugfs", "/sys/kernel/debug", "debugfs", NULL);
     /* POSIX shared memory and named semaphores live in /dev/shm */
     mount_or_warn("tmpfs", "/dev/shm", "tmpfs", "mode=1777");
     /* devtmpfs has no /dev/fd or /dev/std*; bash process substitution and

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# make kernel: a multiversed Linux 6.1 for qemu, from Debian's
+# linux-source-6.1, in build/kernel/:
+#   src/   the source, unpacked from /usr/src/linux-source-6.1.tar.xz and
+#          prepared by linux/prepare.sh (the patch series, the runtime,
+#          the plugin);
+#   obj/   the O= build folder: obj/arch/x86/boot/bzImage, and what
+#          external modules build against (make -C build/kernel/obj M=DIR).
+# The configuration is tinyconfig with linux/multiverse.config.  An
+# existing tree is prepared again and built incrementally.
+set -e
+repo=$(cd "$(dirname "$0")/.." && pwd)
+out=$repo/build/kernel
+tarball=/usr/src/linux-source-6.1.tar.xz
+kmake="make -C $out/src O=$out/obj CC=gcc-12 HOSTCC=gcc-12 HOSTCXX=g++-12"
+
+[ -f "$tarball" ] || {
+	echo "make kernel: no $tarball; install linux-source-6.1 (./make.sh kernel does)" >&2
+	exit 1
+}
+if [ ! -f "$out/src/Makefile" ]; then
+	rm -rf "$out/src" "$out/unpack"
+	mkdir -p "$out/unpack"
+	tar -xf "$tarball" -C "$out/unpack"
+	mv "$out/unpack/linux-source-6.1" "$out/src"
+	rmdir "$out/unpack"
+fi
+"$repo/linux/prepare.sh" "$out/src"
+
+mkdir -p "$out/obj"
+if [ ! -f "$out/obj/.config" ] || [ "$repo/linux/multiverse.config" -nt "$out/obj/.config" ]; then
+	$kmake -s tinyconfig
+	"$out/src/scripts/kconfig/merge_config.sh" -m -O "$out/obj" \
+		"$out/obj/.config" "$repo/linux/multiverse.config" >/dev/null
+	$kmake -s olddefconfig
+	grep -qx CONFIG_MULTIVERSE=y "$out/obj/.config" || {
+		echo "make kernel: CONFIG_MULTIVERSE is not set in build/kernel/obj/.config" \
+		     "(it needs CONFIG_GCC_PLUGINS, and so gcc-12-plugin-dev)" >&2
+		exit 1
+	}
+fi
+$kmake -j"$(nproc)" bzImage modules

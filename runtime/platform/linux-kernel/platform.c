@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Linux kernel as a platform of the runtime: its lock, its messages,
+ * reading memory, the bounds of vmlinux and of modules.  Nothing here
+ * knows the architecture; writing text is poke-<arch>.c's.
+ *
+ * vmlinux's descriptors lie between the bounds its linker script defines
+ * (include/asm-generic/vmlinux.lds.h, MULTIVERSE_DATA).  They are
+ * registered by the first API call, whenever that comes: an early
+ * initcall may commit before the second CPU starts.
+ */
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/printk.h>
+#include <linux/uaccess.h>
+#include <asm/sections.h>
+
+#include "internal.h"
+#include "linux-kernel.h"
+
+extern const struct mv_desc_var __start___multiverse_var[], __stop___multiverse_var[];
+extern const struct mv_desc_fn __start___multiverse_fn[], __stop___multiverse_fn[];
+extern const struct mv_desc_site __start___multiverse_site[], __stop___multiverse_site[];
+
+static DEFINE_MUTEX(lock);
+static bool vmlinux_registered;
+
+void mv_lock(void)
+{
+	mutex_lock(&lock);
+	if (!vmlinux_registered) {
+		struct mv_module vmlinux = {
+			__start___multiverse_var, __stop___multiverse_var,
+			__start___multiverse_fn, __stop___multiverse_fn,
+			__start___multiverse_site, __stop___multiverse_site,
+		};
+
+		vmlinux_registered = true;
+		mv_register_locked(&vmlinux);
+	}
+}
+
+void mv_unlock(void)
+{
+	mutex_unlock(&lock);
+}
+
+void mv_print(const char *msg)
+{
+	pr_warn("multiverse: %s\n", msg);
+}
+
+int mv_mem_read(void *dst, const void *src, size_t len)
+{
+	return copy_from_kernel_nofault(dst, src, len) ? -EFAULT : 0;
+}
+
+/* Every address the descriptors name is in vmlinux or a live module. */
+void mv_mem_refresh(void)
+{
+}
+
+static size_t add_span(struct mv_span *spans, size_t n, size_t max,
+		       const void *base, unsigned long size)
+{
+	if (n < max && size)
+		spans[n++] = (struct mv_span){ (uintptr_t)base, (uintptr_t)base + size };
+	return n;
+}
+
+/* A module's memory is its core and its init layouts (freed after its
+ * init); vmlinux is never unloaded, and its spans are its init sections
+ * (mv_kernel_free_init_mem). */
+size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max)
+{
+	struct module *mod;
+	size_t n = 0;
+
+	preempt_disable();
+	mod = __module_address((unsigned long)inside);
+	if (mod) {
+		n = add_span(spans, n, max, mod->core_layout.base, mod->core_layout.size);
+		n = add_span(spans, n, max, mod->init_layout.base, mod->init_layout.size);
+	}
+	preempt_enable();
+	return n;
+}

@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The kernel suite, from the host (make test runs it after make kernel):
+# builds the test module against build/kernel/obj, as any external module
+# builds, and runs tests/kernel/suite.sh in the multiversed kernel on 1
+# and on 2 CPUs.  Prints each check and a last line
+# "kernel: N passed, N failed"; exits nonzero if anything failed.
+set -e
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+work=$repo/build/kernel/tests
+rm -rf "$work"
+mkdir -p "$work/mvtest"
+cp "$repo/tests/kernel/suite.sh" "$work/"
+cp "$repo/tests/kernel/mvtest/mvtest.c" "$repo/tests/kernel/mvtest/Makefile" "$work/mvtest/"
+make -s -C "$repo/build/kernel/obj" M="$work/mvtest" CC=gcc-12 HOSTCC=gcc-12 \
+	HOSTCXX=g++-12 modules >"$work/build.log" 2>&1 || {
+	cat "$work/build.log"
+	echo "kernel: 0 passed, 1 failed (the test module did not build)"
+	exit 1
+}
+passed=0 failed=0
+for cpus in 1 2; do
+	status=0
+	MV_KERNEL_CPUS=$cpus "$repo/tests/kernel/run.sh" "$work" ./suite.sh \
+		>"$work/suite-$cpus.log" 2>&1 || status=$?
+	sed "s/^/[$cpus CPU] /" "$work/suite-$cpus.log"
+	line=$(grep -E "^kernel \([0-9]+ CPUs\): [0-9]+ passed, [0-9]+ failed" "$work/suite-$cpus.log" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "[$cpus CPU] the suite stopped early (status $status)"
+		failed=$((failed + 1))
+		continue
+	fi
+	p=$(echo "$line" | sed 's/.*: \([0-9]*\) passed.*/\1/')
+	f=$(echo "$line" | sed 's/.* \([0-9]*\) failed.*/\1/')
+	passed=$((passed + p))
+	failed=$((failed + f + (status != 0 && f == 0)))
+done
+echo "kernel: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kernel suite's test module (tests/kernel/suite.sh): switches and
+ * multiversed functions of its own, call sites into vmlinux's
+ * (lib/multiverse/selftest.c), and a stress test in which kthreads on
+ * every other CPU call the patched functions while this one commits and
+ * reverts.  Each check prints "ok - NAME" or "not ok - NAME: why", which
+ * suite.sh counts; loading fails if any check failed.
+ */
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/multiverse.h>
+#include <linux/sched.h>
+
+static bool __multiverse mode_double;
+static int __multiverse __multiverse_values(0, 1, 2) level;
+static unsigned int stress_rounds = 2000;
+module_param(stress_rounds, uint, 0444);
+
+static int failed, passed;
+
+#define check(cond, name, fmt, ...) do {					\
+	if (cond) {								\
+		passed++;							\
+		pr_info("ok - %s\n", name);					\
+	} else {								\
+		failed++;							\
+		pr_info("not ok - %s: " fmt "\n", name, ##__VA_ARGS__);		\
+	}									\
+} while (0)
+
+__multiverse noinline int mvtest_compute(int x)
+{
+	if (mode_double)
+		return 2 * x;
+	return x + level;
+}
+
+/* A call site in this module, tail call included. */
+static noinline int call_compute(int x)
+{
+	return mvtest_compute(x);
+}
+
+/* A function-pointer switch: its calls go through its stub, whose call
+ * sites commit binds to the target of the moment. */
+static noinline int add_one(int x) { return x + 1; }
+static noinline int add_two(int x) { return x + 2; }
+static __multiverse int (*hook)(int) = add_one;
+
+static noinline int call_hook(int x)
+{
+	return hook(x) * 10;
+}
+
+/* A site record that names a 5-byte NOP, not a call: the runtime must
+ * refuse it before it writes anything. */
+extern const unsigned char mvtest_bogus_site[];
+static noinline void bogus_site_holder(void)
+{
+	asm volatile("mvtest_bogus_site: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"
+		     ".pushsection __multiverse_site, \"aw\"\n.balign 8\n"
+		     ".quad mvtest_bogus_site, mvtest_compute\n.popsection");
+}
+
+/* vmlinux's selftest function (lib/multiverse/selftest.c): its switch
+ * and body live in vmlinux, this site in the module. */
+int mv_selftest_vmlinux(int x);
+extern bool mv_selftest_flag;
+
+static void basic(void)
+{
+	const struct mv_info_fn *info;
+	int r;
+
+	mode_double = false;
+	level = 1;
+	r = multiverse_commit();
+	check(r >= 0, "commit", "returned %d: %s", r, multiverse_last_error());
+	check(multiverse_is_committed(mvtest_compute) == 1, "committed", "is_committed says %d",
+	      multiverse_is_committed(mvtest_compute));
+	level = 2;
+	check(call_compute(5) == 6, "bound after commit", "compute(5) = %d, want 6 (level bound to 1)",
+	      call_compute(5));
+	info = multiverse_info_fn(mvtest_compute);
+	check(info && info->n_sites >= 1 && info->n_variants == 4, "info",
+	      "%u sites, %u variants", info ? info->n_sites : 0, info ? info->n_variants : 0);
+	r = multiverse_revert();
+	check(r >= 0 && call_compute(5) == 7, "revert", "returned %d, compute(5) = %d, want 7",
+	      r, call_compute(5));
+	mode_double = true;
+	r = multiverse_commit_fn(mvtest_compute);
+	mode_double = false;
+	check(r >= 0 && call_compute(5) == 10, "commit_fn", "returned %d, compute(5) = %d, want 10",
+	      r, call_compute(5));
+	r = multiverse_revert_fn(mvtest_compute);
+	check(r >= 0 && call_compute(5) == 7, "revert_fn", "returned %d, compute(5) = %d, want 7",
+	      r, call_compute(5));
+	r = multiverse_bind(&level, 0);
+	level = 0;
+	multiverse_commit_refs(&level);
+	level = 1;
+	check(r == 0 && call_compute(5) == 6, "bind 0: level unbound", "compute(5) = %d, want 6",
+	      call_compute(5));
+	multiverse_bind(&level, 1);
+	multiverse_revert_refs(&level);
+	check(multiverse_commit_fn(NULL) == -EINVAL, "NULL refused", "commit_fn(NULL) accepted");
+	check(multiverse_commit_fn(basic) == -ENOENT, "unknown function refused",
+	      "commit_fn(basic) accepted");
+
+	mv_selftest_flag = true;
+	multiverse_commit_refs(&mv_selftest_flag);
+	mv_selftest_flag = false;
+	check(mv_selftest_vmlinux(3) == 30, "site into vmlinux", "selftest(3) = %d, want 30",
+	      mv_selftest_vmlinux(3));
+	multiverse_revert_refs(&mv_selftest_flag);
+	check(mv_selftest_vmlinux(3) == 3, "site into vmlinux reverted", "selftest(3) = %d, want 3",
+	      mv_selftest_vmlinux(3));
+}
+
+static void fnptr(void)
+{
+	const struct mv_info_var *info;
+	int r;
+
+	hook = add_one;
+	r = multiverse_commit_refs(&hook);
+	hook = add_two;
+	check(r >= 0 && call_hook(1) == 20, "function pointer bound", "returned %d, call_hook(1) = %d, want 20",
+	      r, call_hook(1));
+	info = multiverse_info_var(&hook);
+	check(info && info->is_fnptr && info->n_sites == 1, "function pointer info", "%s, %u sites",
+	      info && info->is_fnptr ? "a function pointer" : "not a function pointer",
+	      info ? info->n_sites : 0);
+	r = multiverse_revert_refs(&hook);
+	check(r >= 0 && call_hook(1) == 30, "function pointer unbound", "returned %d, call_hook(1) = %d, want 30",
+	      r, call_hook(1));
+	hook = add_one;
+}
+
+static void bogus(void)
+{
+	static const unsigned char nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	const struct mv_info_fn *info;
+
+	multiverse_commit_fn(mvtest_compute);
+	info = multiverse_info_fn(mvtest_compute);
+	check(!memcmp(mvtest_bogus_site, nop5, 5) && info && info->n_sites_skipped == 1,
+	      "bogus site left alone", "bytes %5ph, %u sites skipped", mvtest_bogus_site,
+	      info ? info->n_sites_skipped : 0);
+	multiverse_revert_fn(mvtest_compute);
+	bogus_site_holder();
+}
+
+static atomic_t bad;
+static bool stop;
+
+static int worker(void *unused)
+{
+	unsigned long n = 0;
+
+	while (!READ_ONCE(stop)) {
+		int x = n++ & 1023, r = call_compute(x);
+
+		/* committed: 2x (mode_double bound); reverted: the generic
+		 * reads level, 0 throughout */
+		if (r != 2 * x && r != x)
+			atomic_inc(&bad);
+		if (!(n & 255))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void stress(void)
+{
+	struct task_struct *t[NR_CPUS];
+	int cpu, n = 0, errors = 0;
+
+	level = 0;
+	for_each_online_cpu(cpu) {
+		if (cpu == smp_processor_id())
+			continue;
+		t[n] = kthread_create(worker, NULL, "mvtest/%d", cpu);
+		if (IS_ERR(t[n]))
+			continue;
+		kthread_bind(t[n], cpu);
+		wake_up_process(t[n++]);
+	}
+	for (unsigned int i = 0; i < stress_rounds; i++) {
+		mode_double = true;
+		errors += multiverse_commit() < 0;
+		mode_double = false;
+		errors += call_compute(4) != 8;
+		errors += multiverse_revert() < 0;
+		errors += call_compute(4) != 4;
+	}
+	WRITE_ONCE(stop, true);
+	for (int i = 0; i < n; i++)
+		kthread_stop(t[i]);
+	check(!errors && !atomic_read(&bad), "stress", "%d API errors or wrong results here, %d in %d workers",
+	      errors, atomic_read(&bad), n);
+	pr_info("stress: %u commits and reverts with %d workers\n", stress_rounds, n);
+}
+
+static int __init mvtest_init(void)
+{
+	basic();
+	fnptr();
+	bogus();
+	stress();
+	pr_info("mvtest: %d passed, %d failed\n", passed, failed);
+	return failed ? -EINVAL : 0;
+}
+
+static void __exit mvtest_exit(void)
+{
+}
+
+module_init(mvtest_init);
+module_exit(mvtest_exit);
+MODULE_LICENSE("Dual MIT/GPL");
+MODULE_DESCRIPTION("Multiverse kernel tests");

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The kernel suite, run in the guest by tests/kernel/run.sh (tests/run
+# boots it on 1 and on 2 CPUs): the boot-time commit of vmlinux's
+# selftest functions, the debugfs interface, and the test module
+# (mvtest/mvtest.ko), which checks the API and commits and reverts while
+# kthreads on the other CPUs run the patched code.  Each check prints
+# "ok - NAME" or "not ok - NAME: why"; the last line counts them.
+cd "$(dirname "$0")"
+passed=0 failed=0
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
+check() { # name command...
+	name=$1
+	shift
+	if "$@" >/tmp/check.out 2>&1; then ok "$name"; else not_ok "$name: $(head -c 300 /tmp/check.out)"; fi
+}
+
+state=/sys/kernel/debug/multiverse/state
+control=/sys/kernel/debug/multiverse/control
+cpus=$(grep -c ^processor /proc/cpuinfo)
+
+# Committed by an early initcall, before the second CPU started: bound to
+# one CPU whatever the machine has.
+check "boot commit" sh -c "dmesg | grep -q 'committed at boot with 1 CPU(s) online: 1, reads 1, 1'"
+check "state lists vmlinux's function" grep -q "^function mv_selftest_boot_cpus: committed to" $state
+check "state lists the switch" grep -q "^switch boot_cpus: 4-byte unsigned, value 0" $state
+# function NAME's lines of the state file hold PATTERN
+function_has() {
+	sed -n "/^function $1:/,/^[a-z]/p" $state | grep -q "$2"
+}
+check "state lists its sites" function_has mv_selftest_boot_cpus "site mv_selftest_calls+.* patched"
+check "init sites dropped" sh -c "! grep -q 'site mv_selftest_boot+' $state"
+
+# debugfs control
+check "control: revert_fn" sh -c "echo revert_fn mv_selftest_boot_cpus >$control"
+check "control: reverted" grep -q "^function mv_selftest_boot_cpus: generic, entry original" $state
+check "control: commit" sh -c "echo commit >$control"
+check "control: committed" grep -q "^function mv_selftest_vmlinux: committed to mv_selftest_vmlinux" $state
+check "control: revert" sh -c "echo revert >$control"
+check "control: bad command refused" sh -c "! echo frobnicate >$control"
+check "control: unknown name refused" sh -c "! echo commit_fn no_such_function >$control"
+
+# the module: its own checks, counted from the log
+dmesg -c >/dev/null
+if insmod mvtest/mvtest.ko stress_rounds=${MV_STRESS_ROUNDS:-2000}; then
+	ok "mvtest loads"
+else
+	not_ok "mvtest loads"
+fi
+dmesg | sed -n 's/^\[[ 0-9.]*\] //p' | grep -E "^(not )?ok - |^stress:" >/tmp/mvtest.log
+cat /tmp/mvtest.log
+check "bogus site reported" sh -c "dmesg | grep -q 'site bogus_site_holder+0x0/.* \[mvtest\] calling mvtest_compute holds 0f 1f 44 00 00 c3, not a call we can patch; left alone'"
+passed=$((passed + $(grep -c "^ok - " /tmp/mvtest.log)))
+failed=$((failed + $(grep -c "^not ok - " /tmp/mvtest.log)))
+check "state lists the module's function" grep -q "^function mvtest_compute: generic" $state
+check "mvtest unloads" rmmod mvtest
+check "module's records gone" sh -c "! grep -q mvtest_compute $state"
+check "vmlinux commit after unload" sh -c "echo commit >$control && echo revert >$control"
+
+echo "kernel ($cpus CPUs): $passed passed, $failed failed"
+[ $failed = 0 ]
