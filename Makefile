@@ -377,6 +377,7 @@ musl: $(B)/multiverse.so musl-kernel-headers
 # (docs/libc.md): build/musl-libc/runtime/*.o, built as for musl but
 # without thread-local storage, which musl's libc.so cannot have itself.
 musl-libc: musl-kernel-headers
+	rm -rf $(B)/musl-libc/runtime   # no object of an older layout stays beside them
 	$(MAKE) CC="$(CC) -specs=$(MUSL_SPECS) -isystem $(MUSL_KERNEL)" B=$(B)/musl-libc \
 	    CFLAGS_RT="$(CFLAGS_RT) -DMV_IN_LIBC" $(B)/musl-libc/libmultiverse.a
 

@@ -51,7 +51,7 @@ esac
 case " $* " in *" test "*|*" kernel "*|*" test-kernel "*)
 	if [ "$(uname -m)" = x86_64 ]; then
 		[ -f /usr/src/linux-source-6.1.tar.xz ] || missing="$missing linux-source-6.1"
-		for p in flex bison bc libelf-dev libssl-dev cpio xz-utils; do
+		for p in flex bison bc libelf-dev libssl-dev cpio xz-utils patch; do
 			[ "$(dpkg-query -W -f='${db:Status-Status}' $p 2>/dev/null)" = installed ] ||
 				missing="$missing $p"
 		done

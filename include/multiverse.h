@@ -98,7 +98,11 @@ struct mv_info_fn {
 	unsigned n_sites_skipped; /* sites left alone: unexpected bytes */
 };
 
-#if defined(__MULTIVERSE__) || defined(MULTIVERSE_LINK_RUNTIME)
+/* The runtime is there: in the kernel with CONFIG_MULTIVERSE, whether or
+ * not this unit was compiled with the plugin; in a process, when the
+ * unit was, or says so. */
+#if defined(__KERNEL__) ? defined(CONFIG_MULTIVERSE) : \
+	(defined(__MULTIVERSE__) || defined(MULTIVERSE_LINK_RUNTIME))
 
 /* Builds the run-time tables.  Commit calls it on first use; calling it
  * again is harmless.  Returns 0 or a negative errno value. */

@@ -34,10 +34,17 @@ if [ ! -f "$out/obj/.config" ] || [ "$repo/linux/multiverse.config" -nt "$out/ob
 	"$out/src/scripts/kconfig/merge_config.sh" -m -O "$out/obj" \
 		"$out/obj/.config" "$repo/linux/multiverse.config" >/dev/null
 	$kmake -s olddefconfig
-	grep -qx CONFIG_MULTIVERSE=y "$out/obj/.config" || {
-		echo "make kernel: CONFIG_MULTIVERSE is not set in build/kernel/obj/.config" \
-		     "(it needs CONFIG_GCC_PLUGINS, and so gcc-12-plugin-dev)" >&2
-		exit 1
-	}
+	# every option the fragment sets must have survived olddefconfig
+	grep "^CONFIG_.*=" "$repo/linux/multiverse.config" | while read -r line; do
+		grep -qx "$line" "$out/obj/.config" || {
+			echo "make kernel: linux/multiverse.config sets $line, which" \
+			     "build/kernel/obj/.config does not have (CONFIG_MULTIVERSE" \
+			     "needs CONFIG_GCC_PLUGINS, and so gcc-12-plugin-dev)" >&2
+			rm -f "$out/obj/.config"
+			exit 1
+		}
+	done
 fi
+start=$(date +%s)
 $kmake -j"$(nproc)" bzImage modules
+echo "make kernel: build/kernel/obj/arch/x86/boot/bzImage, built in $(($(date +%s) - start)) s"

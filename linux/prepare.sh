@@ -28,14 +28,24 @@ version=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p' "$tree/Makefile" | past
 	exit 1
 }
 
+command -v patch >/dev/null || {
+	echo "linux/prepare.sh: no patch program: install patch" >&2
+	exit 1
+}
+# Each patch is applied once: a patch that reverses cleanly is in.  One
+# that does neither (an older version of the series, a failed run) is
+# not forced in halfway: the tree must be made afresh.
 for p in "$repo"/linux/patches/*.patch; do
 	if patch -d "$tree" -p1 -R -s -f --dry-run <"$p" >/dev/null 2>&1; then
-		continue        # applied already
+		continue
 	fi
-	patch -d "$tree" -p1 -s -f --no-backup-if-mismatch <"$p" || {
-		echo "linux/prepare.sh: $(basename "$p") does not apply to $tree" >&2
+	if ! patch -d "$tree" -p1 -s -f --dry-run <"$p" >/dev/null 2>&1; then
+		echo "linux/prepare.sh: $(basename "$p") neither applies to $tree nor is" \
+		     "applied (an older version of the series?); start from a fresh tree" \
+		     "(for make kernel: rm -rf build/kernel/src)" >&2
 		exit 1
-	}
+	fi
+	patch -d "$tree" -p1 -s -f --no-backup-if-mismatch <"$p"
 done
 
 put() { # source destination

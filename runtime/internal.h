@@ -121,6 +121,7 @@ int mv_committed_any(void);
 /* module.c: modules loaded after a commit, and modules unloaded */
 int mv_module_loaded(const struct mv_module *m);
 int mv_module_unloading(const struct mv_module *m);
+int mv_spans_unloading(const struct mv_module *m, const struct mv_span *spans, size_t n);
 
 /* site.c */
 void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name);

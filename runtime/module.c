@@ -22,7 +22,7 @@
 
 static int fn_in(const struct mv_fn *f, const struct mv_module *m)
 {
-	return f->desc >= m->fn && f->desc < m->fn_end;
+	return m && f->desc >= m->fn && f->desc < m->fn_end;
 }
 
 static int bind_module(void *ctx)
@@ -59,8 +59,8 @@ int mv_module_loaded(const struct mv_module *m)
 }
 
 struct unload {
-	const struct mv_module *m;
-	struct mv_span spans[MV_SPANS_MAX];
+	const struct mv_module *m;      /* NULL: a module without records */
+	const struct mv_span *spans;
 	size_t n;
 };
 
@@ -128,13 +128,22 @@ static int let_go(void *ctx)
 
 int mv_module_unloading(const struct mv_module *m)
 {
-	struct unload u = { .m = m };
+	struct mv_span spans[MV_SPANS_MAX];
 	const void *inside = m->fn < m->fn_end ? (const void *)m->fn :
 			     m->var < m->var_end ? (const void *)m->var :
 						   (const void *)m->site;
+
+	return mv_spans_unloading(m, spans, mv_module_spans(inside, spans, MV_SPANS_MAX));
+}
+
+/* The module whose records are m (NULL for none: a kernel module may have
+ * code that sites are bound to without records of its own) and whose
+ * memory is spans is going.  The caller holds the lock. */
+int mv_spans_unloading(const struct mv_module *m, const struct mv_span *spans, size_t n)
+{
+	struct unload u = { m, spans, n };
 	int err;
 
-	u.n = mv_module_spans(inside, u.spans, MV_SPANS_MAX);
 	/* The module goes whatever happens: a failed batch may only go
 	 * forward (poke.c), and the records of the module are dropped. */
 	mv_poke_must_forward = 1;
@@ -152,7 +161,7 @@ int mv_module_unloading(const struct mv_module *m)
 			  "; sites bound into the module stay so: calling "
 			  "through them will crash" : "");
 	}
-	mv_forget(m, u.spans, u.n);
+	mv_forget(m, spans, n);
 	mv_link();
 	return err < 0 ? err : 0;
 }

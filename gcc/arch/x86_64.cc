@@ -18,6 +18,12 @@
  * (jmp *8(%r11) for a member 8 bytes into its object).
  * The pointer is read at the call, which is when C reads it too.
  *
+ * In the kernel (the plugin's kernel argument) every such call goes to the
+ * stub: the kernel's text patching cannot rewrite a call through memory.
+ * With retpolines (-mindirect-branch=thunk-extern), the stub jumps through
+ * the kernel's thunk, never indirectly:
+ *       sw.mvcall:  movq sw(%rip), %r11; jmp __x86_indirect_thunk_r11
+ *
  * Tail calls stay 5 bytes long.  Gas shortens `jmp f` to a 2-byte jmp when
  * f binds locally and lies in the caller's section: a generic's tail call
  * to itself, or calls within a section the user gave.  Such a jump cannot
@@ -132,7 +138,10 @@ bool mv_arch_write_stub(FILE *out, const std::string &name, tree,
 			const std::string &object, HOST_WIDE_INT offset, bool got)
 {
 	fprintf(out, "\t.p2align 4\n%s:\n", name.c_str());
-	if (got)
+	if (ix86_indirect_branch == indirect_branch_thunk_extern && !got)
+		fprintf(out, "\tmovq\t%s+" HOST_WIDE_INT_PRINT_DEC "(%%rip), %%r11\n"
+			"\tjmp\t__x86_indirect_thunk_r11\n", object.c_str(), offset);
+	else if (got)
 		fprintf(out, "\tmovq\t%s@GOTPCREL(%%rip), %%r11\n"
 			"\tjmp\t*" HOST_WIDE_INT_PRINT_DEC "(%%r11)\n",
 			object.c_str(), offset);

@@ -349,6 +349,21 @@ static int is_jmp_r11(const uint8_t *p, uintptr_t *disp)
 	return 0;
 }
 
+/* A jump to the address in %r11 as the kernel's retpoline patching may
+ * leave it (arch/x86/kernel/alternative.c, apply_retpolines): a jmp rel32
+ * to its thunk (__x86_indirect_thunk_r11), jmp *%r11, or lfence; jmp *%r11.
+ * The thunk's address is not known here; what makes the stub the
+ * switch's is that it loads the switch itself (via_trampoline() in
+ * site.c compares the address it loads with the switch's). */
+static int is_jmp_to_r11(const uint8_t *p)
+{
+	static const uint8_t jmp_r11[] = { 0x41, OP_GRP5, 0xe3 },
+			     lfence[] = { 0x0f, 0xae, 0xe8 };
+
+	return p[0] == OP_JMP || match(p, jmp_r11, 3) ||
+	       (match(p, lfence, 3) && match(p + 3, jmp_r11, 3));
+}
+
 /*
  * The trampolines a direct call may reach on x86-64:
  *   a PLT entry as the GNU linker writes it: jmp *slot(%rip), optionally
@@ -359,6 +374,9 @@ static int is_jmp_r11(const uint8_t *p, uintptr_t *disp)
  *       movq obj@GOTPCREL(%rip), %r11; jmp *d(%r11)
  *   which the linker relaxes, when obj binds locally, to
  *       leaq obj(%rip), %r11; jmp *d(%r11)    or    movq $obj, %r11; jmp *d(%r11)
+ *   and in a kernel built with retpolines
+ *       movq obj+d(%rip), %r11; jmp __x86_indirect_thunk_r11
+ *   whose jump the kernel may rewrite (is_jmp_to_r11).
  */
 int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 		       struct mv_tramp *t)
@@ -386,6 +404,11 @@ int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 			return 0;
 		}
 		/* those bytes may be a PLT entry's displacement */
+	}
+	if (match(p, mov_got_r11, 3) && is_jmp_to_r11(p + 7)) {
+		t->kind = MV_TRAMP_SLOT;
+		t->slot = addr + 7 + (intptr_t)get32(p + 3);
+		return 0;
 	}
 	if (match(p, endbr64, sizeof endbr64))
 		p += sizeof endbr64;

@@ -24,9 +24,10 @@ for cpus in 1 2; do
 	MV_KERNEL_CPUS=$cpus "$repo/tests/kernel/run.sh" "$work" ./suite.sh \
 		>"$work/suite-$cpus.log" 2>&1 || status=$?
 	sed "s/^/[$cpus CPU] /" "$work/suite-$cpus.log"
-	line=$(grep -E "^kernel \([0-9]+ CPUs\): [0-9]+ passed, [0-9]+ failed" "$work/suite-$cpus.log" | tail -n 1)
+	# the guest must have had as many CPUs as asked for
+	line=$(grep -E "^kernel \($cpus CPUs\): [0-9]+ passed, [0-9]+ failed" "$work/suite-$cpus.log" | tail -n 1)
 	if [ -z "$line" ]; then
-		echo "[$cpus CPU] the suite stopped early (status $status)"
+		echo "[$cpus CPU] the suite stopped early (status $status), or the guest had not $cpus CPUs"
 		failed=$((failed + 1))
 		continue
 	fi

@@ -18,16 +18,24 @@ check() { # name command...
 
 state=/sys/kernel/debug/multiverse/state
 control=/sys/kernel/debug/multiverse/control
+call_hook=/sys/kernel/debug/multiverse_selftest/call_hook
 cpus=$(grep -c ^processor /proc/cpuinfo)
+# the negative checks below mean something only if these are there
+for f in $state $control $call_hook mvtest/mvtest.ko; do
+	[ -e $f ] || { echo "not ok - $f is missing"; echo "kernel ($cpus CPUs): 0 passed, 1 failed"; exit 1; }
+done
 
 # Committed by an early initcall, before the second CPU started: bound to
 # one CPU whatever the machine has.
 check "boot commit" sh -c "dmesg | grep -q 'committed at boot with 1 CPU(s) online: 1, reads 1, 1'"
 check "state lists vmlinux's function" grep -q "^function mv_selftest_boot_cpus: committed to" $state
 check "state lists the switch" grep -q "^switch boot_cpus: 4-byte unsigned, value 0" $state
-# function NAME's lines of the state file hold PATTERN
+# function or switch NAME's lines of the state file hold PATTERN
 function_has() {
 	sed -n "/^function $1:/,/^[a-z]/p" $state | grep -q "$2"
+}
+switch_has() {
+	sed -n "/^switch $1:/,/^[a-z]/p" $state | grep -q "$2"
 }
 check "state lists its sites" function_has mv_selftest_boot_cpus "site mv_selftest_calls+.* patched"
 check "init sites dropped" sh -c "! grep -q 'site mv_selftest_boot+' $state"
@@ -50,12 +58,24 @@ else
 fi
 dmesg | sed -n 's/^\[[ 0-9.]*\] //p' | grep -E "^(not )?ok - |^stress:" >/tmp/mvtest.log
 cat /tmp/mvtest.log
-check "bogus site reported" sh -c "dmesg | grep -q 'site bogus_site_holder+0x0/.* \[mvtest\] calling mvtest_compute holds 0f 1f 44 00 00 c3, not a call we can patch; left alone'"
+# the record names the label: its own symbol, or its function's start
+check "bogus site reported" sh -c "dmesg | grep -qE 'site (mvtest_bogus_site|bogus_site_holder)\\+0x0/.* \\[mvtest\\] calling mvtest_compute holds 0f 1f 44 00 00 c3, not a call we can patch; left alone'"
 passed=$((passed + $(grep -c "^ok - " /tmp/mvtest.log)))
 failed=$((failed + $(grep -c "^not ok - " /tmp/mvtest.log)))
 check "state lists the module's function" grep -q "^function mvtest_compute: generic" $state
+check "vmlinux site bound into the module" switch_has mv_selftest_hook "site mv_selftest_call_hook+.* patched"
+check "vmlinux site calls the module" grep -qx 3 $call_hook
+# unloaded while committed: the module's function committed, and
+# vmlinux's site bound to the module's add_two, which must be restored
+# before the module's text goes
+check "commit with the module loaded" sh -c "echo commit_fn mvtest_compute >$control"
+check "module's function committed" grep -q "^function mvtest_compute: committed to" $state
 check "mvtest unloads" rmmod mvtest
 check "module's records gone" sh -c "! grep -q mvtest_compute $state"
+check "vmlinux site restored" switch_has mv_selftest_hook "site mv_selftest_call_hook+.* original"
+check "vmlinux switch unbound" grep -q "^switch mv_selftest_hook: function pointer mv_selftest_negate, not committed" $state
+# the site itself: bound to the module's add_two it would crash or give 3
+check "vmlinux site calls through the pointer again" grep -qx -- -1 $call_hook
 check "vmlinux commit after unload" sh -c "echo commit >$control && echo revert >$control"
 
 echo "kernel ($cpus CPUs): $passed passed, $failed failed"

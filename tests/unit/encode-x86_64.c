@@ -320,6 +320,23 @@ static void test_trampoline(void)
 				  0x1000, &t));
 	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x404040);
 
+	/* a kernel's retpoline stub, movq sw(%rip), %r11; jmp __x86_indirect_thunk_r11,
+	 * and as the kernel may rewrite its jump: jmp *%r11; lfence; jmp *%r11 */
+	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\xe9\x00\x01\x00\x00\xcc\xcc\xcc\xcc"),
+				  0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x2000);
+	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x41\xff\xe3\x66\x90\xcc\xcc\xcc\xcc"),
+				  0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x2000);
+	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x0f\xae\xe8\x41\xff\xe3\xcc\xcc\xcc"),
+				  0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x2000);
+	/* ... but not lfence alone, nor a call */
+	CHECK(mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x0f\xae\xe8\xcc\xcc\xcc\xcc\xcc\xcc"),
+				 0x1000, &t));
+	CHECK(mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\xe8\x00\x01\x00\x00\xcc\xcc\xcc\xcc"),
+				 0x1000, &t));
+
 	/* another register, or through a register that was not loaded */
 	CHECK(mv_arch_trampoline(BYTES("\x4c\x8b\x15\xf9\x0f\x00\x00\x41\xff\x22\xcc\xcc\xcc\xcc\xcc\xcc"),
 				 0x1000, &t));

@@ -42,9 +42,11 @@ static void show_switch(struct seq_file *m, const struct mv_var *v)
 	int sgn = v->flags & MV_VAR_SIGNED;
 
 	if (v->flags & MV_VAR_FNPTR) {
-		seq_printf(m, "switch %s: function pointer %ps, %s%ps\n", v->name,
-			   *(void **)v->addr, v->active ? "committed to " : "not committed",
-			   v->active);
+		seq_printf(m, "switch %s: function pointer %ps, ", v->name, *(void **)v->addr);
+		if (v->active)
+			seq_printf(m, "committed to %ps\n", v->active);
+		else
+			seq_puts(m, "not committed\n");
 		show_sites(m, v->site0, v->n_sites);
 		return;
 	}

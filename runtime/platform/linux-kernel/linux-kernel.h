@@ -16,7 +16,8 @@ struct mv_kernel_poke {
 };
 
 /* Writes the batch, sorted by address, with the architecture's text
- * patching (text-<arch>.c); does not fail. */
-void mv_kernel_write_text(const struct mv_kernel_poke *p, size_t n);
+ * patching (text-<arch>.c).  Returns 0, or a negative errno value
+ * (reported) with nothing written. */
+int mv_kernel_write_text(const struct mv_kernel_poke *p, size_t n);
 
 #endif

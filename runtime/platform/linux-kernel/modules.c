@@ -8,11 +8,18 @@
  * struct module's mv_*).  When the module is COMING, its text is in place
  * and read-only, and nothing runs it yet: it is registered, and bound at
  * once if the kernel is committed (runtime/module.c).  When it is GOING,
- * before its memory is freed (also when its init failed), everything
- * outside it that reaches into it is restored and its records are
- * dropped.  When it is LIVE, its init memory is about to be freed: the
- * functions and call sites there are dropped.  vmlinux's init memory goes
- * the same way, from kernel_init() right before free_initmem().
+ * after its exit function and before its memory is freed (also when its
+ * init failed), everything outside it that reaches into it is restored
+ * and its records are dropped; this holds for a module without records
+ * too, whose functions a function-pointer switch may have been bound to.
+ * When it is LIVE, its init memory is about to be freed: the functions
+ * and call sites there are dropped.  vmlinux's init memory goes the same
+ * way, from kernel_init() right before free_initmem().
+ *
+ * Between a module's exit function and GOING, sites bound into it still
+ * reach it: a module that binds code outside itself to its functions
+ * reverts that in its exit function, as it would reset a function
+ * pointer it had set.
  */
 #include <linux/init.h>
 #include <linux/module.h>
@@ -40,7 +47,8 @@ static bool has_records(const struct module *mod)
 	return mod->num_mv_vars || mod->num_mv_fns || mod->num_mv_sites;
 }
 
-/* Forgets what lies in [lo, hi): code about to be freed. */
+/* Forgets what lies in [lo, hi): code about to be freed.  Whatever the
+ * tables hold goes, even if merging what was registered since failed. */
 static void forget_code(const void *lo, const void *hi)
 {
 	struct mv_span span = { (uintptr_t)lo, (uintptr_t)hi };
@@ -48,11 +56,25 @@ static void forget_code(const void *lo, const void *hi)
 	if (lo == hi)
 		return;
 	mv_lock();
-	if (mv_sync() >= 0) {
-		mv_forget(NULL, &span, 1);
-		mv_link();
-	}
+	mv_sync();
+	mv_forget(NULL, &span, 1);
+	mv_link();
 	mv_unlock();
+}
+
+/* A module without records is going: only sites bound into it from
+ * outside, by a function-pointer switch, may reach it. */
+static int going_without_records(const struct module *mod)
+{
+	struct mv_span spans[2];
+	size_t n = mv_module_spans(mod->core_layout.base, spans, 2);
+	int err = 0;
+
+	mv_lock();
+	if (mv_sync() >= 0 && mv_committed_any())
+		err = mv_spans_unloading(NULL, spans, n);
+	mv_unlock();
+	return err;
 }
 
 static int module_event(struct notifier_block *nb, unsigned long state, void *data)
@@ -61,8 +83,11 @@ static int module_event(struct notifier_block *nb, unsigned long state, void *da
 	struct mv_module m;
 	int err = 0;
 
-	if (!has_records(mod))
+	if (!has_records(mod)) {
+		if (state == MODULE_STATE_GOING && going_without_records(mod))
+			pr_warn("multiverse: module %s: %s\n", mod->name, multiverse_last_error());
 		return NOTIFY_DONE;
+	}
 	m = records_of(mod);
 	switch (state) {
 	case MODULE_STATE_COMING:

@@ -2,7 +2,7 @@
 /*
  * The Linux kernel as a platform of the runtime: its lock, its messages,
  * reading memory, the bounds of vmlinux and of modules.  Nothing here
- * knows the architecture; writing text is poke-<arch>.c's.
+ * knows the architecture; writing text is text-<arch>.c's.
  *
  * vmlinux's descriptors lie between the bounds its linker script defines
  * (include/asm-generic/vmlinux.lds.h, MULTIVERSE_DATA).  They are
@@ -36,8 +36,8 @@ void mv_lock(void)
 			__start___multiverse_site, __stop___multiverse_site,
 		};
 
-		vmlinux_registered = true;
-		mv_register_locked(&vmlinux);
+		/* again at the next call if there was no memory for it */
+		vmlinux_registered = mv_register_locked(&vmlinux) != -ENOMEM;
 	}
 }
 

@@ -3,8 +3,9 @@
  * The batch of patch areas one API call writes, in the kernel: queued
  * here, checked, sorted, and handed whole to the architecture's text
  * patching (text-<arch>.c, whose header tells the protocol).  The
- * kernel's text patching does not fail, so no area is ever left stuck
- * and a batch never has to be rolled back.
+ * kernel's text patching does not fail halfway, so no area is ever left
+ * stuck and a batch never has to be rolled back: it is written whole, or
+ * not at all.
  */
 #include "internal.h"
 #include "linux-kernel.h"
@@ -77,21 +78,23 @@ void mv_poke_cancel(void)
 
 int mv_poke_flush(void)
 {
+	int err = 0;
+
 	mv_poke_forward = 0;
 	if (n_queue) {
 		/* in address order: the kernel's queue flushes at every
 		 * step back */
 		mv_sort(queue, sort_buf, n_queue, sizeof *queue, 1);
-		mv_kernel_write_text(queue, n_queue);
+		err = mv_kernel_write_text(queue, n_queue);
 	}
-	for (size_t i = 0; i < n_queue; i++) {
+	for (size_t i = 0; i < n_queue && !err; i++) {
 		struct mv_area *a = queue[i].area;
 
 		memcpy(a->cur, queue[i].bytes, a->len);
 		a->state = queue[i].state;
 	}
 	drop_queue();
-	return 0;
+	return err;
 }
 
 /* No area is ever stuck, and the kernel's int3 handler knows the areas

@@ -23,11 +23,14 @@
  * (mv_poke_writable): an area whose old or new bytes are another
  * instruction is left as it is, or bound by a call instead of an inlined
  * body.  The kernel's writes do not fail (they BUG), so no batch is left
- * half written and no area is ever stuck.
+ * half written and no area is ever stuck; a batch is refused whole if an
+ * area changed under it (write_live).
  *
- * While the kernel boots (SYSTEM_BOOTING: one CPU, interrupts off, the
- * text not yet read-only) the areas are written by text_poke_early(), as
- * the kernel applies its alternatives then.
+ * Before the scheduler runs (SYSTEM_BOOTING, in start_kernel(): one CPU,
+ * the text not yet read-only) the areas are written by text_poke_early(),
+ * as the kernel applies its alternatives then.  From rest_init() on,
+ * early initcalls included, the live protocol above is used: with one CPU
+ * online its syncs cost next to nothing.
  */
 #include <linux/kernel.h>
 #include <linux/memory.h>
@@ -52,19 +55,33 @@ static void __ref write_early(const struct mv_kernel_poke *p, size_t n)
 		text_poke_early(p[i].area->addr, p[i].bytes, p[i].area->len);
 }
 
-static void write_live(const struct mv_kernel_poke *p, size_t n)
+/* The core checked every area's bytes without text_mutex; another
+ * writer of the kernel's text (a kprobe, say) may have changed one
+ * since.  Under the mutex nobody else writes: checked again there, the
+ * batch is written whole or, if any area changed, not at all. */
+static int write_live(const struct mv_kernel_poke *p, size_t n)
 {
+	char hex[3 * MV_AREA_MAX];
+
 	mutex_lock(&text_mutex);
+	for (size_t i = 0; i < n; i++)
+		if (!mv_poke_matches(p[i].area)) {
+			mutex_unlock(&text_mutex);
+			return mv_error(-EBUSY, "area at %pS changed while it was checked: it holds %s; nothing was written",
+					p[i].area->addr, mv_hex(hex, p[i].area->addr, p[i].area->len));
+		}
 	for (size_t i = 0; i < n; i++)
 		text_poke_queue(p[i].area->addr, p[i].bytes, p[i].area->len, NULL);
 	text_poke_finish();
 	mutex_unlock(&text_mutex);
+	return 0;
 }
 
-void mv_kernel_write_text(const struct mv_kernel_poke *p, size_t n)
+int mv_kernel_write_text(const struct mv_kernel_poke *p, size_t n)
 {
-	if (system_state == SYSTEM_BOOTING)
+	if (system_state == SYSTEM_BOOTING) {
 		write_early(p, n);
-	else
-		write_live(p, n);
+		return 0;
+	}
+	return write_live(p, n);
 }

@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/multiverse.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 
 static bool __multiverse mode_double;
 static int __multiverse __multiverse_values(0, 1, 2) level;
@@ -65,9 +66,14 @@ static noinline void bogus_site_holder(void)
 }
 
 /* vmlinux's selftest function (lib/multiverse/selftest.c): its switch
- * and body live in vmlinux, this site in the module. */
+ * and body live in vmlinux, this site in the module.  And vmlinux's
+ * function-pointer switch, bound here to add_two and left bound when the
+ * module goes: the unload must restore vmlinux's site. */
 int mv_selftest_vmlinux(int x);
 extern bool mv_selftest_flag;
+extern int (*mv_selftest_hook)(int);
+int mv_selftest_call_hook(int x);
+static int (*vmlinux_hook)(int);
 
 static void basic(void)
 {
@@ -139,6 +145,20 @@ static void fnptr(void)
 	hook = add_one;
 }
 
+static void bind_vmlinux_hook(void)
+{
+	int r;
+
+	vmlinux_hook = mv_selftest_hook;
+	mv_selftest_hook = add_two;
+	r = multiverse_commit_refs(&mv_selftest_hook);
+	/* the pointer again, for the calls through it once the module is
+	 * gone; the site stays bound to add_two until then */
+	mv_selftest_hook = vmlinux_hook;
+	check(r >= 0 && mv_selftest_call_hook(1) == 3, "vmlinux switch bound into the module",
+	      "returned %d, call_hook(1) = %d, want 3", r, mv_selftest_call_hook(1));
+}
+
 static void bogus(void)
 {
 	static const unsigned char nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
@@ -153,14 +173,14 @@ static void bogus(void)
 	bogus_site_holder();
 }
 
-static atomic_t bad;
-static bool stop;
+static atomic_t bad, running;
 
 static int worker(void *unused)
 {
 	unsigned long n = 0;
 
-	while (!READ_ONCE(stop)) {
+	atomic_inc(&running);
+	while (!kthread_should_stop()) {
 		int x = n++ & 1023, r = call_compute(x);
 
 		/* committed: 2x (mode_double bound); reverted: the generic
@@ -175,9 +195,13 @@ static int worker(void *unused)
 
 static void stress(void)
 {
-	struct task_struct *t[NR_CPUS];
+	struct task_struct **t = kcalloc(nr_cpu_ids, sizeof *t, GFP_KERNEL);
 	int cpu, n = 0, errors = 0;
 
+	if (!t) {
+		check(0, "stress", "no memory");
+		return;
+	}
 	level = 0;
 	for_each_online_cpu(cpu) {
 		if (cpu == smp_processor_id())
@@ -188,6 +212,9 @@ static void stress(void)
 		kthread_bind(t[n], cpu);
 		wake_up_process(t[n++]);
 	}
+	/* every worker calls the code before the first commit */
+	while (atomic_read(&running) < n)
+		cond_resched();
 	for (unsigned int i = 0; i < stress_rounds; i++) {
 		mode_double = true;
 		errors += multiverse_commit() < 0;
@@ -196,11 +223,12 @@ static void stress(void)
 		errors += multiverse_revert() < 0;
 		errors += call_compute(4) != 4;
 	}
-	WRITE_ONCE(stop, true);
 	for (int i = 0; i < n; i++)
 		kthread_stop(t[i]);
-	check(!errors && !atomic_read(&bad), "stress", "%d API errors or wrong results here, %d in %d workers",
-	      errors, atomic_read(&bad), n);
+	kfree(t);
+	check(!errors && !atomic_read(&bad) && n == num_online_cpus() - 1, "stress",
+	      "%d API errors or wrong results here, %d in %d workers (%u CPUs online)",
+	      errors, atomic_read(&bad), n, num_online_cpus());
 	pr_info("stress: %u commits and reverts with %d workers\n", stress_rounds, n);
 }
 
@@ -210,6 +238,7 @@ static int __init mvtest_init(void)
 	fnptr();
 	bogus();
 	stress();
+	bind_vmlinux_hook();
 	pr_info("mvtest: %d passed, %d failed\n", passed, failed);
 	return failed ? -EINVAL : 0;
 }
