@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The kernel suite, from the host (make test runs it after make kernel):
-# builds the test module against build/kernel/obj, as any external module
+# builds the test modules against build/kernel/obj, as any external module
 # builds, and runs tests/kernel/suite.sh in the multiversed kernel on 1
 # and on 2 CPUs.  Prints each check and a last line
 # "kernel: N passed, N failed"; exits nonzero if anything failed.
@@ -9,15 +9,17 @@ set -e
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$repo/build/kernel/tests
 rm -rf "$work"
-mkdir -p "$work/mvtest"
-cp "$repo/tests/kernel/suite.sh" "$work/"
-cp "$repo/tests/kernel/mvtest/mvtest.c" "$repo/tests/kernel/mvtest/Makefile" "$work/mvtest/"
-make -s -C "$repo/build/kernel/obj" M="$work/mvtest" CC=gcc-12 HOSTCC=gcc-12 \
-	HOSTCXX=g++-12 modules >"$work/build.log" 2>&1 || {
-	cat "$work/build.log"
-	echo "kernel: 0 passed, 1 failed (the test module did not build)"
-	exit 1
-}
+mkdir -p "$work"
+cp "$repo/tests/kernel/suite.sh" "$repo/tests/kernel/check.h" "$work/"
+for m in mvtest mvlate; do
+	cp -R "$repo/tests/kernel/$m" "$work/"
+	make -s -C "$repo/build/kernel/obj" M="$work/$m" CC=gcc-12 HOSTCC=gcc-12 \
+		HOSTCXX=g++-12 modules >"$work/build.log" 2>&1 || {
+		cat "$work/build.log"
+		echo "kernel: 0 passed, 1 failed (the test module $m did not build)"
+		exit 1
+	}
+done
 passed=0 failed=0
 for cpus in 1 2; do
 	status=0

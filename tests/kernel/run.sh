@@ -14,7 +14,7 @@
 #
 # Environment:
 #   MV_KERNEL_CPUS     CPUs of the guest (default 2)
-#   MV_KERNEL_TIMEOUT  wall-clock limit in seconds (default 600)
+#   MV_KERNEL_TIMEOUT  wall-clock limit in seconds (default 300)
 #   MV_KERNEL_ICOUNT   1: -icount shift=0, one nanosecond of guest time per
 #                      instruction, for instruction counts
 #   MV_KERNEL_APPEND   more kernel command-line arguments
@@ -26,7 +26,7 @@ repo=$(cd "$here/../.." && pwd)
 out=$repo/build/kernel
 kernel=$out/obj/arch/x86/boot/bzImage
 cpus=${MV_KERNEL_CPUS:-2}
-timeout_s=${MV_KERNEL_TIMEOUT:-600}
+timeout_s=${MV_KERNEL_TIMEOUT:-300}
 
 die() { echo "run.sh: $*" >&2; exit 125; }
 

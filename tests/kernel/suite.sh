@@ -49,19 +49,25 @@ check "control: revert" sh -c "echo revert >$control"
 check "control: bad command refused" sh -c "! echo frobnicate >$control"
 check "control: unknown name refused" sh -c "! echo commit_fn no_such_function >$control"
 
-# the module: its own checks, counted from the log
+# A module's own checks, printed to the kernel log since the last
+# "dmesg -c": shown and counted.
+count_log() {
+	dmesg | sed -n 's/^\[[ 0-9.]*\] //p' | grep -E "^(not )?ok - |^stress:" >/tmp/module.log
+	cat /tmp/module.log
+	passed=$((passed + $(grep -c "^ok - " /tmp/module.log)))
+	failed=$((failed + $(grep -c "^not ok - " /tmp/module.log)))
+}
+
+# the test module
 dmesg -c >/dev/null
 if insmod mvtest/mvtest.ko stress_rounds=${MV_STRESS_ROUNDS:-2000}; then
 	ok "mvtest loads"
 else
 	not_ok "mvtest loads"
 fi
-dmesg | sed -n 's/^\[[ 0-9.]*\] //p' | grep -E "^(not )?ok - |^stress:" >/tmp/mvtest.log
-cat /tmp/mvtest.log
+count_log
 # the record names the label: its own symbol, or its function's start
 check "bogus site reported" sh -c "dmesg | grep -qE 'site (mvtest_bogus_site|bogus_site_holder)\\+0x0/.* \\[mvtest\\] calling mvtest_compute holds 0f 1f 44 00 00 c3, not a call we can patch; left alone'"
-passed=$((passed + $(grep -c "^ok - " /tmp/mvtest.log)))
-failed=$((failed + $(grep -c "^not ok - " /tmp/mvtest.log)))
 check "state lists the module's function" grep -q "^function mvtest_compute: generic" $state
 check "vmlinux site bound into the module" switch_has mv_selftest_hook "site mv_selftest_call_hook+.* patched"
 check "vmlinux site calls the module" grep -qx 3 $call_hook
@@ -77,6 +83,31 @@ check "vmlinux switch unbound" grep -q "^switch mv_selftest_hook: function point
 # the site itself: bound to the module's add_two it would crash or give 3
 check "vmlinux site calls through the pointer again" grep -qx -- -1 $call_hook
 check "vmlinux commit after unload" sh -c "echo commit >$control && echo revert >$control"
+
+# a module loaded while the kernel is committed: bound at load
+check "commit before loading" sh -c "echo commit >$control"
+dmesg -c >/dev/null
+if insmod mvlate/mvlate.ko; then ok "mvlate loads"; else not_ok "mvlate loads"; fi
+count_log
+check "its site into vmlinux bound at load" function_has mv_selftest_vmlinux "site call_vmlinux[.a-z0-9]*+.* \[mvlate\] patched"
+check "mvlate unloads" rmmod mvlate
+# ... and one whose init fails once it was bound: dropped whole
+dmesg -c >/dev/null
+check "failing init refused" sh -c "! insmod mvlate/mvlate.ko fail=1"
+count_log
+check "failed module's records gone" sh -c "! grep -q 'late_fn\|mvlate' $state"
+check "revert after the failed load" sh -c "echo revert >$control"
+
+# a site changed behind the runtime's back: left alone, reported, and
+# nothing written, while the rest of the batch is
+corrupt=/sys/kernel/debug/multiverse_selftest/corrupt_site
+check "site changed behind our back" sh -c "echo 1 >$corrupt && grep -qx '0f 1f 44 00 00' $corrupt"
+check "commit over a changed site" sh -c "echo commit >$control"
+check "changed site reported" sh -c "dmesg | grep -q 'site mv_selftest_calls+0x[0-9a-f]*/0x[0-9a-f]* of mv_selftest_vmlinux holds unexpected bytes 0f 1f 44 00 00; left alone'"
+check "changed site skipped" function_has mv_selftest_vmlinux "site mv_selftest_calls+.* skipped"
+check "changed site not written" grep -qx '0f 1f 44 00 00' $corrupt
+check "the rest committed" grep -q "^function mv_selftest_vmlinux: committed to mv_selftest_vmlinux.multiverse.0, entry patched" $state
+check "changed site restored by hand" sh -c "echo 0 >$corrupt && echo revert >$control && ! grep -qx '0f 1f 44 00 00' $corrupt"
 
 echo "kernel ($cpus CPUs): $passed passed, $failed failed"
 [ $failed = 0 ]

@@ -14,22 +14,13 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
+#include "../check.h"
+
 static bool __multiverse mode_double;
 static int __multiverse __multiverse_values(0, 1, 2) level;
 static unsigned int stress_rounds = 2000;
 module_param(stress_rounds, uint, 0444);
 
-static int failed, passed;
-
-#define check(cond, name, fmt, ...) do {					\
-	if (cond) {								\
-		passed++;							\
-		pr_info("ok - %s\n", name);					\
-	} else {								\
-		failed++;							\
-		pr_info("not ok - %s: " fmt "\n", name, ##__VA_ARGS__);		\
-	}									\
-} while (0)
 
 __multiverse noinline int mvtest_compute(int x)
 {
@@ -69,9 +60,9 @@ static noinline void bogus_site_holder(void)
  * and body live in vmlinux, this site in the module.  And vmlinux's
  * function-pointer switch, bound here to add_two and left bound when the
  * module goes: the unload must restore vmlinux's site. */
-int mv_selftest_vmlinux(int x);
-extern bool mv_selftest_flag;
-extern int (*mv_selftest_hook)(int);
+__multiverse int mv_selftest_vmlinux(int x);
+extern bool __multiverse mv_selftest_flag;
+extern __multiverse int (*mv_selftest_hook)(int);
 int mv_selftest_call_hook(int x);
 static int (*vmlinux_hook)(int);
 
