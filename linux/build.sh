@@ -28,7 +28,16 @@ if [ ! -f "$out/src/Makefile" ]; then
 fi
 "$repo/linux/prepare.sh" "$out/src"
 
+# Kbuild does not rebuild objects when a GCC plugin changes: a build
+# made with another version of ours starts afresh.
+plugin=$(cat "$repo"/gcc/*.cc "$repo"/gcc/*.h "$repo"/gcc/arch/*.cc "$repo"/common/*.h |
+	 cksum | cut -d' ' -f1)
+if [ -d "$out/obj" ] && [ "$(cat "$out/obj/.multiverse-plugin" 2>/dev/null)" != "$plugin" ]; then
+	echo "make kernel: the plugin changed since build/kernel/obj was built: building afresh"
+	rm -rf "$out/obj"
+fi
 mkdir -p "$out/obj"
+echo "$plugin" >"$out/obj/.multiverse-plugin"
 if [ ! -f "$out/obj/.config" ] || [ "$repo/linux/multiverse.config" -nt "$out/obj/.config" ]; then
 	$kmake -s tinyconfig
 	"$out/src/scripts/kconfig/merge_config.sh" -m -O "$out/obj" \
