@@ -34,6 +34,10 @@
 #define MV_SECTION_VAR  "__multiverse_var"
 #define MV_SECTION_FN   "__multiverse_fn"
 #define MV_SECTION_SITE "__multiverse_site"
+/* In the kernel, where no constructor passes the version and machine:
+ * each unit's pair of uint32_t, MV_DESCRIPTOR_VERSION and MV_MACHINE_*,
+ * which the kernel checks before it reads the unit's module. */
+#define MV_SECTION_VERSION "__multiverse_version"
 
 /* mv_desc_var.flags */
 #define MV_VAR_SIGNED  0x1u   /* compare guard bounds as signed */

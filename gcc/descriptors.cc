@@ -15,7 +15,10 @@
  * Each unit that uses the attribute also gets a constructor that registers
  * its module (the executable or shared object it is linked into) with the
  * runtime, through the module's hidden __start_/__stop_ section bounds,
- * and a destructor that unregisters it when the module is unloaded.
+ * and a destructor that unregisters it when the module is unloaded.  In
+ * the kernel, which finds the sections itself, the unit says instead
+ * which descriptor version and machine its records are for
+ * (MV_SECTION_VERSION).
  */
 #include "multiverse.h"
 #include "arch.h"
@@ -285,6 +288,10 @@ void mv_emit_descriptors(void *, void *)
 		if (TREE_ASM_WRITTEN(f.decl) && f.entry_label)
 			emit_function(f);
 	emit_sites();
+	if (mv_kernel)
+		fprintf(out, "\t.pushsection " MV_SECTION_VERSION ",\"a\"\n\t.balign 4\n"
+			"\t.long\t%u, %u\n\t.popsection\n", MV_DESCRIPTOR_VERSION,
+			mv_arch_machine);
 	mv_write_stubs(out);
 	mv_write_report();
 }

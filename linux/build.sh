@@ -19,6 +19,13 @@ kmake="make -C $out/src O=$out/obj CC=gcc-12 HOSTCC=gcc-12 HOSTCXX=g++-12"
 	echo "make kernel: no $tarball; install linux-source-6.1 (./make.sh kernel does)" >&2
 	exit 1
 }
+# A tree prepared with another version of the patch series is unpacked
+# again: the series goes onto the pristine source.
+series=$(cat "$repo"/linux/patches/*.patch | cksum | cut -d' ' -f1)
+if [ -f "$out/src/Makefile" ] && [ "$(cat "$out/src/.multiverse-series" 2>/dev/null)" != "$series" ]; then
+	echo "make kernel: linux/patches/ changed since build/kernel/src was prepared: unpacking it again"
+	rm -rf "$out/src"
+fi
 if [ ! -f "$out/src/Makefile" ]; then
 	rm -rf "$out/src" "$out/unpack"
 	mkdir -p "$out/unpack"
@@ -27,6 +34,7 @@ if [ ! -f "$out/src/Makefile" ]; then
 	rmdir "$out/unpack"
 fi
 "$repo/linux/prepare.sh" "$out/src"
+echo "$series" >"$out/src/.multiverse-series"
 
 # Kbuild does not rebuild objects when a GCC plugin changes: a build
 # made with another version of ours starts afresh.

@@ -11,7 +11,7 @@ work=$repo/build/kernel/tests
 rm -rf "$work"
 mkdir -p "$work"
 cp "$repo/tests/kernel/suite.sh" "$repo/tests/kernel/check.h" "$work/"
-for m in mvtest mvlate; do
+for m in mvtest mvlate mvbadver; do
 	cp -R "$repo/tests/kernel/$m" "$work/"
 	make -s -C "$repo/build/kernel/obj" M="$work/$m" CC=gcc-12 HOSTCC=gcc-12 \
 		HOSTCXX=g++-12 modules >"$work/build.log" 2>&1 || {

@@ -98,6 +98,14 @@ count_log
 check "failed module's records gone" sh -c "! grep -q 'late_fn\|mvlate' $state"
 check "revert after the failed load" sh -c "echo revert >$control"
 
+# a module with records of another descriptor version: not read, runs
+# its generics, and says why
+dmesg -c >/dev/null
+check "other descriptor version loads" insmod mvbadver/mvbadver.ko
+check "other descriptor version refused" sh -c "dmesg | grep -q 'multiverse: mvbadver was compiled for descriptor version 999 and ELF machine 62; this runtime reads version 2 for 62 (x86-64): its code stays generic'"
+check "its records not read" sh -c "! grep -q badver_fn $state && dmesg | grep -q 'mvbadver: is_committed -2'"
+check "other descriptor version unloads" rmmod mvbadver
+
 # a site changed behind the runtime's back: left alone, reported, and
 # nothing written, while the rest of the batch is
 corrupt=/sys/kernel/debug/multiverse_selftest/corrupt_site

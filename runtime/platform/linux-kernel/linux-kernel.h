@@ -15,6 +15,11 @@ struct mv_kernel_poke {
 	uint8_t state;
 };
 
+/* Whether a module with records has (version, machine) pairs, n of them
+ * (__multiverse_version, one per unit), and every one is this runtime's:
+ * 0, or -ENOEXEC, reported with who's name (unless who is NULL). */
+int mv_kernel_check_versions(const u32 *pairs, unsigned int n, const char *who);
+
 /* Writes the batch, sorted by address, with the architecture's text
  * patching (text-<arch>.c).  Returns 0, or a negative errno value
  * (reported) with nothing written. */

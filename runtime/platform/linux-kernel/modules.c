@@ -83,7 +83,15 @@ static int module_event(struct notifier_block *nb, unsigned long state, void *da
 	struct mv_module m;
 	int err = 0;
 
-	if (!has_records(mod)) {
+	/* a module whose records are not this runtime's is not registered:
+	 * only sites bound into it from outside may reach it */
+	if (!has_records(mod) ||
+	    mv_kernel_check_versions(mod->mv_versions, mod->num_mv_versions, NULL)) {
+		if (state == MODULE_STATE_COMING && has_records(mod)) {
+			mv_lock();
+			mv_kernel_check_versions(mod->mv_versions, mod->num_mv_versions, mod->name);
+			mv_unlock();
+		}
 		if (state == MODULE_STATE_GOING && going_without_records(mod))
 			pr_warn("multiverse: module %s: %s\n", mod->name, multiverse_last_error());
 		return NOTIFY_DONE;

@@ -22,9 +22,25 @@
 extern const struct mv_desc_var __start___multiverse_var[], __stop___multiverse_var[];
 extern const struct mv_desc_fn __start___multiverse_fn[], __stop___multiverse_fn[];
 extern const struct mv_desc_site __start___multiverse_site[], __stop___multiverse_site[];
+extern const u32 __start___multiverse_version[], __stop___multiverse_version[];
 
 static DEFINE_MUTEX(lock);
 static bool vmlinux_registered;
+
+/* No constructor passes a unit's descriptor version and machine here:
+ * each unit of the kernel's says them in __multiverse_version. */
+int mv_kernel_check_versions(const u32 *pairs, unsigned int n, const char *who)
+{
+	if (!n)
+		return !who ? -ENOEXEC : mv_error(-ENOEXEC, "%s has descriptors but no descriptor version (the section __multiverse_version of a plugin given the kernel argument): its code stays generic",
+						  who);
+	for (unsigned int i = 0; i < n; i++)
+		if (pairs[2 * i] != MV_DESCRIPTOR_VERSION || pairs[2 * i + 1] != MV_ARCH_MACHINE)
+			return !who ? -ENOEXEC : mv_error(-ENOEXEC, "%s was compiled for descriptor version %u and ELF machine %u; this runtime reads version %u for %u (%s): its code stays generic",
+					who, pairs[2 * i], pairs[2 * i + 1], MV_DESCRIPTOR_VERSION,
+					MV_ARCH_MACHINE, MV_ARCH_NAME);
+	return 0;
+}
 
 void mv_lock(void)
 {
@@ -36,8 +52,15 @@ void mv_lock(void)
 			__start___multiverse_site, __stop___multiverse_site,
 		};
 
-		/* again at the next call if there was no memory for it */
-		vmlinux_registered = mv_register_locked(&vmlinux) != -ENOMEM;
+		unsigned int units = (__stop___multiverse_version -
+				      __start___multiverse_version) / 2;
+
+		if ((vmlinux.var < vmlinux.var_end || vmlinux.fn < vmlinux.fn_end ||
+		     vmlinux.site < vmlinux.site_end) &&
+		    mv_kernel_check_versions(__start___multiverse_version, units, "vmlinux"))
+			vmlinux_registered = true;      /* its records are not ours */
+		else    /* again at the next call if there was no memory for it */
+			vmlinux_registered = mv_register_locked(&vmlinux) != -ENOMEM;
 	}
 }
 
