@@ -3,12 +3,14 @@
  * Modules that come and go: shared objects loaded with dlopen() after a
  * commit, and modules being unloaded by dlclose().
  *
- * Loading.  A module that registers after multiverse_commit() (and before
- * a whole-program revert) is bound at once, from its constructor: its
- * functions to the switches' current values, its call sites to the body
- * each callee reaches now.  Functions already committed are not
- * selected again, since a switch written since the last commit must still
- * have no effect until the next one.
+ * Loading.  A module that registers while anything is committed is bound
+ * at once, from its constructor: its call sites to the body each callee
+ * reaches now, whichever call committed it (multiverse_commit_refs() of a
+ * spinlock switch, say), and after multiverse_commit() (until a
+ * whole-program revert) also its own functions, to the switches' current
+ * values.  Functions already committed are not selected again, since a
+ * switch written since the last commit must still have no effect until
+ * the next one.
  *
  * Unloading.  The module's destructor unregisters it while its code is
  * still mapped.  First every area *outside* the module that reaches into
@@ -33,9 +35,10 @@ static int bind_module(void *ctx)
 	for (size_t i = 0; i < mv.n_fns && err >= 0; i++) {
 		struct mv_fn *f = &mv.fns[i];
 
-		if (fn_in(f, m))
-			err = mv_apply_fn(f, mv_selected(f));
-		else if (f->active != f->generic)
+		if (fn_in(f, m)) {
+			if (mv_committed_all)
+				err = mv_apply_fn(f, mv_selected(f));
+		} else if (f->active != f->generic)
 			err = mv_apply_fn(f, f->active);     /* new sites only */
 	}
 	for (size_t i = 0; i < mv.n_vars && err >= 0; i++)
@@ -44,13 +47,13 @@ static int bind_module(void *ctx)
 	return err < 0 ? err : 0;
 }
 
-/* Before any commit the module only waits to be merged by the next API
- * call, so start-up stays cheap. */
+/* While nothing is committed the module only waits to be merged by the
+ * next API call, so start-up stays cheap. */
 int mv_module_loaded(const struct mv_module *m)
 {
 	int err;
 
-	if (!mv_committed_all)
+	if (!mv_committed_all && !mv_committed_any())
 		return 0;
 	err = mv_sync();
 	if (err >= 0)

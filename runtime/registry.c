@@ -33,7 +33,7 @@ static struct module **find(const struct mv_desc_var *var,
 
 /*
  * A module is known by its descriptor arrays: every unit of it passes the
- * same bounds.  A module registering after a whole-program commit (a
+ * same bounds.  A module registering while anything is committed (a
  * dlopen) is bound at once (module.c).  Before main, when nothing is
  * committed, registering only records the bounds.
  */

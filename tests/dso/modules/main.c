@@ -2,7 +2,8 @@
 /* A library, an executable and a dlopen'ed plugin sharing one runtime:
  * commit binds the library's functions everywhere, a plugin loaded after
  * the commit is bound at once, and dlclose restores everything outside the
- * plugin that reached into it before further commits.  argv[1] is the
+ * plugin that reached into it before further commits; after a partial
+ * commit a plugin is bound where it calls committed functions.  argv[1] is the
  * folder holding plugin.so. */
 #include <dlfcn.h>
 #include <errno.h>
@@ -99,5 +100,23 @@ int main(int argc, char **argv)
 	CHECK_EQ(lib_changed_sites(lib_compute), 0);
 	lib_mode = 1;
 	CHECK_EQ(lib_call(3), 1030);
+
+	/* After a partial commit only, a plugin loaded is bound where it
+	 * calls a committed function, and its own functions stay generic. */
+	CHECK(multiverse_commit_refs(&lib_mode) >= 2);
+	h = dlopen(path, RTLD_NOW);
+	CHECK(h != NULL);
+	if (!h)
+		CHECK_DONE();
+	plugin_fn = (int (*)(int))dlsym(h, "plugin_fn");
+	plugin_calls_lib = (int (*)(int))dlsym(h, "plugin_calls_lib");
+	void *(*site_target)(void *) = (void *(*)(void *))dlsym(h, "plugin_site_target");
+	CHECK(plugin_fn && plugin_calls_lib && site_target);
+	CHECK_EQ(multiverse_is_committed(plugin_fn), 0);
+	CHECK(multiverse_info_fn(lib_compute) != NULL);
+	CHECK(site_target(lib_compute) == multiverse_info_fn(lib_compute)->active);
+	lib_mode = 0;                   /* read by the generic plugin_fn only */
+	CHECK_EQ(plugin_calls_lib(10), 100 + 8);
+	CHECK_EQ(dlclose(h), 0);
 	CHECK_DONE();
 }
