@@ -10,7 +10,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$repo/build/kernel/tests
 rm -rf "$work"
 mkdir -p "$work"
-cp "$repo/tests/kernel/suite.sh" "$repo/tests/kernel/check.h" "$work/"
+cp "$repo/tests/kernel/suite.sh" "$repo/tests/kernel/checks.sh" "$repo/tests/kernel/check.h" "$work/"
 for m in mvtest mvlate mvbadver; do
 	cp -R "$repo/tests/kernel/$m" "$work/"
 	make -s -C "$repo/build/kernel/obj" M="$work/$m" CC=gcc-12 HOSTCC=gcc-12 \
@@ -20,23 +20,13 @@ for m in mvtest mvlate mvbadver; do
 		exit 1
 	}
 done
+. "$repo/tests/kernel/tally.sh"
 passed=0 failed=0
 for cpus in 1 2; do
 	status=0
 	MV_KERNEL_CPUS=$cpus "$repo/tests/kernel/run.sh" "$work" ./suite.sh \
 		>"$work/suite-$cpus.log" 2>&1 || status=$?
-	sed "s/^/[$cpus CPU] /" "$work/suite-$cpus.log"
-	# the guest must have had as many CPUs as asked for
-	line=$(grep -E "^kernel \($cpus CPUs\): [0-9]+ passed, [0-9]+ failed" "$work/suite-$cpus.log" | tail -n 1)
-	if [ -z "$line" ]; then
-		echo "[$cpus CPU] the suite stopped early (status $status), or the guest had not $cpus CPUs"
-		failed=$((failed + 1))
-		continue
-	fi
-	p=$(echo "$line" | sed 's/.*: \([0-9]*\) passed.*/\1/')
-	f=$(echo "$line" | sed 's/.* \([0-9]*\) failed.*/\1/')
-	passed=$((passed + p))
-	failed=$((failed + f + (status != 0 && f == 0)))
+	tally kernel $cpus $status "$work/suite-$cpus.log"
 done
 echo "kernel: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -13,6 +13,7 @@
 # say why).
 #
 # Environment:
+#   MV_KERNEL_IMAGE    another bzImage to boot (case-studies/linux/)
 #   MV_KERNEL_CPUS     CPUs of the guest (default 2)
 #   MV_KERNEL_TIMEOUT  wall-clock limit in seconds (default 300)
 #   MV_KERNEL_ICOUNT   1: -icount shift=0, one nanosecond of guest time per
@@ -24,7 +25,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 out=$repo/build/kernel
-kernel=$out/obj/arch/x86/boot/bzImage
+kernel=${MV_KERNEL_IMAGE:-$out/obj/arch/x86/boot/bzImage}
 cpus=${MV_KERNEL_CPUS:-2}
 timeout_s=${MV_KERNEL_TIMEOUT:-300}
 

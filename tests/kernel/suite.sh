@@ -7,14 +7,7 @@
 # kthreads on the other CPUs run the patched code.  Each check prints
 # "ok - NAME" or "not ok - NAME: why"; the last line counts them.
 cd "$(dirname "$0")"
-passed=0 failed=0
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
-check() { # name command...
-	name=$1
-	shift
-	if "$@" >/tmp/check.out 2>&1; then ok "$name"; else not_ok "$name: $(head -c 300 /tmp/check.out)"; fi
-}
+. ./checks.sh
 
 state=/sys/kernel/debug/multiverse/state
 control=/sys/kernel/debug/multiverse/control
