@@ -270,6 +270,7 @@ test: all faults $(if $(WITH_MUSL),musl) $(if $(filter x86_64,$(ARCH)),aarch64 k
 	$(if $(filter x86_64,$(ARCH)),{ tests/qemu/setup.sh && tests/run --arch=aarch64; } || s=1;) \
 	$(if $(and $(WITH_CLANG),$(filter x86_64,$(ARCH))),tests/run --arch=aarch64 --cc=clang || s=1;) \
 	$(if $(filter x86_64,$(ARCH)),tests/kernel/check.sh || s=1;) \
+	$(if $(filter x86_64,$(ARCH)),case-studies/linux/run.sh --quick || s=1;) \
 	exit $$s
 
 test-host: all faults $(if $(WITH_MUSL),musl)
@@ -350,12 +351,15 @@ test-aarch64: aarch64
 # The multiversed Linux kernel (docs/kernel.md): Debian's linux-source-6.1
 # with linux/patches/, the runtime and the plugin, configured for qemu,
 # in build/kernel/ (linux/build.sh); `make test-kernel` runs its suite
-# under qemu-system-x86_64 (tests/kernel/).
+# under qemu-system-x86_64 (tests/kernel/), and the checks of the kernel
+# case studies' multiversed kernel (the SMP switch under CPU hotplug, the
+# PV-ops switches), which it builds in build/case-studies/linux/.
 kernel:
 	linux/build.sh
 
 test-kernel: kernel
 	tests/kernel/check.sh
+	case-studies/linux/run.sh --quick
 
 .PHONY: kernel test-kernel
 
