@@ -20,7 +20,7 @@ log() { dmesg | sed -n 's/^\[[ 0-9.]*\] //p'; }
 # mvspin's result lines since the last dmesg -c, shown and counted
 module() { # insmod arguments
 	dmesg -c >/dev/null
-	insmod mvspin/$kernel/mvspin.ko "$@" || echo "not ok - insmod mvspin.ko $*"
+	insmod mvspin/$kernel/mvspin.ko "$@" || not_ok "insmod mvspin.ko $*"
 	log | grep -E "^(not )?ok - |^bench: |^bind: |^mode: |^stress: " >/tmp/module.log
 	cat /tmp/module.log
 	passed=$((passed + $(grep -c "^ok - " /tmp/module.log)))
@@ -47,6 +47,7 @@ all_patched() { # pattern min: at least min sites, all patched
 	[ "$(sites "$1" | wc -l)" -ge "$2" ] && [ "$(sites "$1" | grep -vc ' patched')" = 0 ]
 }
 no_sites() { [ "$(sites "$1" | wc -l)" = 0 ]; }
+one_stress_line() { [ "$(grep -c '^ok - stress:' /tmp/module.log)" = 1 ]; }
 pv_ops="pv_ops.irq.irq_disable pv_ops.irq.irq_enable"
 pv_sites() { # [pattern]: the call sites through the PV-ops switches
 	for v in $pv_ops; do
@@ -90,7 +91,7 @@ else
 	check "state: spinlock_smp is 1" mode 1
 	check "state: the lock functions are committed to their SMP variants" committed_to 1
 fi
-check "state: vmlinux has call sites of the lock functions, all patched" all_patched "" 100
+check "state: vmlinux has call sites of the lock functions, all patched" all_patched "" 1500
 check "paravirt: the boot commit bound the interrupt operations" \
 	sh -c "dmesg | grep -q 'paravirt: interrupt operations bound to pv_native_irq_disable and pv_native_irq_enable'"
 module checks=1
@@ -98,11 +99,12 @@ check "state: mvspin's call sites were patched when it was loaded" all_patched "
 unload
 check "state: mvspin's call sites are forgotten once it is unloaded" no_sites ".*mvspin"
 module stress_ms=1000
+check "stress: one result" one_stress_line
 unload
 
 # PV-ops: bound at boot, from start_kernel()
 check "paravirt: both switches committed to the native functions" pv_bound native
-check "paravirt: vmlinux's calls through them, all patched" pv_patched "" 100
+check "paravirt: vmlinux's calls through them, all patched" pv_patched "" 400
 module checks=1
 check "paravirt: mvspin's calls through them patched when it was loaded" pv_patched ".*mvspin" 2
 unload
@@ -113,7 +115,7 @@ module checks=1
 unload
 check "paravirt: commit_refs through debugfs" sh -c "echo commit_refs pv_ops.irq.irq_disable >$control && echo commit_refs pv_ops.irq.irq_enable >$control"
 check "paravirt: committed again" pv_bound native
-check "paravirt: all sites patched again" pv_patched "" 100
+check "paravirt: all sites patched again" pv_patched "" 400
 
 if [ "$cpus" -gt 1 ]; then
 	online=/sys/devices/system/cpu/cpu1/online
@@ -133,17 +135,22 @@ if [ "$cpus" -gt 1 ]; then
 	unload
 	# threads on both CPUs count under one lock while CPU 1 goes and comes
 	dmesg -c >/dev/null
-	insmod mvspin/$kernel/mvspin.ko stress_ms=6000 &
-	flips=0
+	insmod mvspin/$kernel/mvspin.ko stress_ms=20000 &
+	pid=$!
+	sleep 1
+	flips=0 during=0
 	for i in 1 2 3 4 5 6 7 8; do
 		echo 0 >$online && echo 1 >$online && flips=$((flips + 1))
+		grep -qx coming /sys/module/mvspin/initstate && during=$((during + 1))
 	done
-	wait
+	check "hotplug: the threads counted throughout the flips ($during of 8)" [ $during = 8 ]
+	wait $pid || not_ok "insmod mvspin.ko stress_ms=20000"
 	unload
 	log | grep -E "^(not )?ok - |^stress: " >/tmp/module.log
 	cat /tmp/module.log
 	passed=$((passed + $(grep -c "^ok - " /tmp/module.log)))
 	failed=$((failed + $(grep -c "^not ok - " /tmp/module.log)))
+	check "hotplug: one stress result" one_stress_line
 	check "hotplug: $flips of 8 flips while threads counted, each changing the mode twice" \
 		sh -c "[ $flips = 8 ] && [ \$(dmesg | grep -c 'spinlock: one-CPU mode') -ge 8 ]"
 	check "hotplug: SMP mode at the end" mode 1

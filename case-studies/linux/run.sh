@@ -105,9 +105,9 @@ value() {
 	local f=$work/bench-$1-$2.log
 	[ -f "$f" ] || { echo "–"; return; }
 	sed -n "s/^bench: $3 min \([0-9.]*\) median \([0-9.]*\)$/\1 \2/p" "$f" |
-		awk -v field="$4" '{ print field == "min" ? $1 : $2 }'
+		awk -v field="$4" '{ print field == "min" ? $1 : $2; n++ } END { if (!n) print "–" }'
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a != "–") printf "%.2f", a / b; else print "–" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "–" && b != "–" && b > 0) printf "%.2f", a / b; else print "–" }'; }
 
 # the code of a function, without addresses, from objdump; a module's
 # relocations name their symbols
@@ -157,7 +157,12 @@ label() { case $1 in mainline) echo "mainline (SMP)" ;; plain-if) echo "plain \`
 	echo "and the min's ratio to mainline's. *one CPU*: a 1-CPU guest; *SMP*:"
 	echo "the same guest with \`possible_cpus=2\`, so that the kernel runs in SMP"
 	echo "mode (qemu stalls with \`-icount\` on two CPUs; an uncontended lock"
-	echo "runs the same instructions with one CPU online or two)."
+	echo "runs the same instructions with one CPU online or two). With one CPU"
+	echo "present, x86's SMP alternatives run every kernel's \`lock\`-prefixed"
+	echo "instructions without the prefix: the listings below show the bytes on"
+	echo "disk. The multiversed kernel also has the PV-ops switches, whose calls"
+	echo "the \`_irqsave\` rows include (interrupts are off around these loops, so"
+	echo "\`irqrestore\` does not turn them on: one call per pair)."
 	echo
 	for op in "spin_lock+spin_unlock" "spin_lock_irqsave+spin_unlock_irqrestore"; do
 		echo "\`$op\`:"
@@ -206,8 +211,7 @@ label() { case $1 in mainline) echo "mainline (SMP)" ;; plain-if) echo "plain \`
 		t=$(boot_ns $m)
 		[ -n "$t" ] || continue
 		echo "- the boot commit to $([ $m = 1 ] && echo one-CPU || echo SMP) mode, from \`start_kernel()\` (one CPU,"
-		echo "  no scheduler yet: \`text_poke_early()\`), the first call of the API, which"
-		echo "  also registers vmlinux and builds the tables: $t instructions,"
+		echo "  no scheduler yet: \`text_poke_early()\`): $t instructions,"
 		echo "  $(per_site "$t" "$((nsites - nmodule))") per site."
 	done
 	for m in 1 2; do

@@ -91,8 +91,10 @@ static void run_checks(void)
 	spin_lock_bh(&lock);
 	check("spin_lock_bh() disables bottom halves", in_softirq());
 	spin_unlock_bh(&lock);
-	check("spin_trylock_bh() takes a free lock", spin_trylock_bh(&lock));
-	spin_unlock_bh(&lock);
+	got = spin_trylock_bh(&lock);
+	check("spin_trylock_bh() takes a free lock", got);
+	if (got)
+		spin_unlock_bh(&lock);
 
 	check("local_irq_disable() and local_irq_enable()", mvspin_irqs_off_then_on());
 	mvspin_lock(&lock);
@@ -102,17 +104,22 @@ static void run_checks(void)
 }
 
 /* Threads count under the lock with a read, a pause and a write: a lock
- * that excluded nobody would lose increments. */
+ * that excluded nobody would lose increments.  run_stress() waits until
+ * every thread has begun (a thread stopped before it runs never would),
+ * then stops each with kthread_stop(), which returns once the thread has
+ * left this module's code. */
+#define MAX_THREADS (NR_CPUS + 1)
 static unsigned long counter;
-static atomic_long_t total;
-static atomic_t running;
-static DECLARE_COMPLETION(stress_done);
+static unsigned long counted[MAX_THREADS];
+static struct completion began[MAX_THREADS];
 
-static int stress_thread(void *unused)
+static int stress_thread(void *data)
 {
+	unsigned long *slot = &counted[(long)data];
 	u64 end = ktime_get_ns() + (u64)stress_ms * NSEC_PER_MSEC;
 	unsigned long n = 0, v, flags;
 
+	complete(&began[(long)data]);
 	while (ktime_get_ns() < end) {
 		for (int i = 0; i < 64; i++, n++) {
 			switch (n % 3) {
@@ -136,35 +143,43 @@ static int stress_thread(void *unused)
 		}
 		cond_resched();
 	}
-	atomic_long_add(n, &total);
-	if (atomic_dec_and_test(&running))
-		complete(&stress_done);
+	*slot = n;
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
 	return 0;
 }
 
 static void run_stress(void)
 {
-	unsigned int threads = num_possible_cpus() + 1;
-	char name[64];
+	unsigned int threads = min_t(unsigned int, num_possible_cpus() + 1, MAX_THREADS), started = 0;
+	struct task_struct *t[MAX_THREADS];
+	unsigned long total = 0;
 
-	atomic_set(&running, threads);
 	for (unsigned int i = 0; i < threads; i++) {
-		struct task_struct *t = kthread_run(stress_thread, NULL, "mvspin/%u", i);
-
-		if (IS_ERR(t)) {
-			pr_info("not ok - stress: cannot start a thread (%ld)\n", PTR_ERR(t));
-			if (atomic_sub_and_test(threads - i, &running))
-				complete(&stress_done);
+		counted[i] = 0;
+		init_completion(&began[i]);
+		t[i] = kthread_run(stress_thread, (void *)(long)i, "mvspin/%u", i);
+		if (IS_ERR(t[i])) {
+			pr_info("not ok - stress: cannot start a thread (%ld)\n", PTR_ERR(t[i]));
 			break;
 		}
+		started++;
 	}
-	wait_for_completion(&stress_done);
-	snprintf(name, sizeof(name), "stress: %u threads counted %lu times under the lock",
-		 threads, counter);
-	check(name, counter == atomic_long_read(&total) && counter > 0);
-	if (counter != atomic_long_read(&total))
-		pr_info("stress: the count is %lu, the increments %ld\n", counter,
-			atomic_long_read(&total));
+	for (unsigned int i = 0; i < started; i++)
+		wait_for_completion(&began[i]);
+	for (unsigned int i = 0; i < started; i++) {
+		kthread_stop(t[i]);
+		total += counted[i];
+	}
+	pr_info("%sok - stress: %u threads counted %lu times under the lock\n",
+		counter == total && counter > 0 && started == threads ? "" : "not ",
+		started, counter);
+	if (counter != total)
+		pr_info("stress: the count is %lu, the increments %lu\n", counter, total);
 }
 
 #define LOOPS 1000
