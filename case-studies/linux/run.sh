@@ -137,6 +137,21 @@ mvsec_of() { # the descriptor sections' bytes
 	done
 	echo $s
 }
+# table op: a bench line's min, median and min's ratio to mainline's, for
+# each kernel in both modes
+table() {
+	local k m row
+	echo "| Kernel | one CPU: min | median | ratio | SMP: min | median | ratio |"
+	echo "|---|---|---|---|---|---|---|"
+	for k in $kernels; do
+		row="| $(label $k)"
+		for m in 1 2; do
+			row="$row | $(value $k $m "$1" min) | $(value $k $m "$1" median) | $(ratio "$(value $k $m "$1" min)" "$(value mainline $m "$1" min)")"
+		done
+		echo "$row |"
+	done
+	echo
+}
 label() { case $1 in mainline) echo "mainline (SMP)" ;; plain-if) echo "plain \`if\`" ;;
 	multiverse) echo "Multiverse" ;; up) echo "\`CONFIG_SMP=n\`" ;;
 	no-paravirt) echo "\`CONFIG_PARAVIRT=n\`" ;; esac; }
@@ -167,16 +182,7 @@ label() { case $1 in mainline) echo "mainline (SMP)" ;; plain-if) echo "plain \`
 	for op in "spin_lock+spin_unlock" "spin_lock_irqsave+spin_unlock_irqrestore"; do
 		echo "\`$op\`:"
 		echo
-		echo "| Kernel | one CPU: min | median | ratio | SMP: min | median | ratio |"
-		echo "|---|---|---|---|---|---|---|"
-		for k in $kernels; do
-			row="| $(label $k)"
-			for m in 1 2; do
-				row="$row | $(value $k $m "$op" min) | $(value $k $m "$op" median) | $(ratio "$(value $k $m "$op" min)" "$(value mainline $m "$op" min)")"
-			done
-			echo "$row |"
-		done
-		echo
+		table "$op"
 	done
 	op=local_irq_disable+local_irq_enable
 	echo "## Instructions per interrupts off + on pair (PV-ops)"
@@ -188,16 +194,7 @@ label() { case $1 in mainline) echo "mainline (SMP)" ;; plain-if) echo "plain \`
 	echo "which its boot commit turns into direct calls of"
 	echo "\`pv_native_irq_disable\` and \`pv_native_irq_enable\`."
 	echo
-	echo "| Kernel | one CPU: min | median | ratio | SMP: min | median | ratio |"
-	echo "|---|---|---|---|---|---|---|"
-	for k in $kernels; do
-		row="| $(label $k)"
-		for m in 1 2; do
-			row="$row | $(value $k $m "$op" min) | $(value $k $m "$op" median) | $(ratio "$(value $k $m "$op" min)" "$(value mainline $m "$op" min)")"
-		done
-		echo "$row |"
-	done
-	echo
+	table "$op"
 	pv=$(sed -n 's/^pv sites: \([0-9]*\) call sites.*, \([0-9]*\) of them in mvspin$/\1 \2/p' "$work/bench-multiverse-1.log")
 	read -r npv npvmod <<<"$pv"
 	echo "Call sites through the two switches: $((npv - npvmod)) in vmlinux, $npvmod in mvspin.ko."
