@@ -77,6 +77,21 @@ static int going_without_records(const struct module *mod)
 	return err;
 }
 
+/* Whether the module has records of this runtime's descriptor version
+ * and machine; when it is COMING, a message says why not. */
+static bool readable(const struct module *mod, unsigned long state)
+{
+	const char *who = state == MODULE_STATE_COMING ? mod->name : NULL;
+	int err;
+
+	if (!has_records(mod))
+		return false;
+	mv_lock();      /* the message buffer is the runtime's */
+	err = mv_kernel_check_versions(mod->mv_versions, mod->num_mv_versions, who);
+	mv_unlock();
+	return !err;
+}
+
 static int module_event(struct notifier_block *nb, unsigned long state, void *data)
 {
 	struct module *mod = data;
@@ -85,13 +100,7 @@ static int module_event(struct notifier_block *nb, unsigned long state, void *da
 
 	/* a module whose records are not this runtime's is not registered:
 	 * only sites bound into it from outside may reach it */
-	if (!has_records(mod) ||
-	    mv_kernel_check_versions(mod->mv_versions, mod->num_mv_versions, NULL)) {
-		if (state == MODULE_STATE_COMING && has_records(mod)) {
-			mv_lock();
-			mv_kernel_check_versions(mod->mv_versions, mod->num_mv_versions, mod->name);
-			mv_unlock();
-		}
+	if (!readable(mod, state)) {
 		if (state == MODULE_STATE_GOING && going_without_records(mod))
 			pr_warn("multiverse: module %s: %s\n", mod->name, multiverse_last_error());
 		return NOTIFY_DONE;
