@@ -135,7 +135,8 @@ if [ "$cpus" -gt 1 ]; then
 	unload
 	# threads on both CPUs count under one lock while CPU 1 goes and comes
 	dmesg -c >/dev/null
-	insmod mvspin/$kernel/mvspin.ko stress_ms=20000 &
+	# (the threads count until told to stop, 2 minutes at most)
+	insmod mvspin/$kernel/mvspin.ko stress_ms=120000 &
 	pid=$!
 	sleep 1
 	flips=0 during=0
@@ -144,7 +145,8 @@ if [ "$cpus" -gt 1 ]; then
 		grep -qx coming /sys/module/mvspin/initstate && during=$((during + 1))
 	done
 	check "hotplug: the threads counted throughout the flips ($during of 8)" [ $during = 8 ]
-	wait $pid || not_ok "insmod mvspin.ko stress_ms=20000"
+	echo 1 >/sys/module/mvspin/parameters/stress_stop
+	wait $pid || not_ok "insmod mvspin.ko stress_ms=120000"
 	unload
 	log | grep -E "^(not )?ok - |^stress: " >/tmp/module.log
 	cat /tmp/module.log

@@ -7,7 +7,9 @@
  *
  *   insmod mvspin.ko checks=1      lock semantics in the current mode
  *   insmod mvspin.ko stress_ms=T   threads on every CPU count under one
- *                                  lock for T ms, then check the count
+ *                                  lock for T ms, or until 1 is written to
+ *                                  its parameter stress_stop, then check
+ *                                  the count
  *   insmod mvspin.ko bench=1       guest time per lock + unlock pair, and
  *                                  per interrupts off + on pair (PV-ops)
  *
@@ -36,6 +38,9 @@ static bool checks;
 module_param(checks, bool, 0);
 static unsigned int stress_ms;
 module_param(stress_ms, uint, 0);
+/* written through sysfs while insmod runs: the stress ends before its time */
+static bool stress_stop;
+module_param(stress_stop, bool, 0644);
 static bool bench;
 module_param(bench, bool, 0);
 
@@ -120,7 +125,7 @@ static int stress_thread(void *data)
 	unsigned long n = 0, v, flags;
 
 	complete(&began[(long)data]);
-	while (ktime_get_ns() < end) {
+	while (ktime_get_ns() < end && !READ_ONCE(stress_stop)) {
 		for (int i = 0; i < 64; i++, n++) {
 			switch (n % 3) {
 			case 0:
