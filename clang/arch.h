@@ -49,9 +49,6 @@ struct mv_arch {
 	 * holds size bytes, call included (a tail call one return more);
 	 * 0 if the call alone does.  Calls are always direct here. */
 	unsigned (*pad_bytes)(unsigned size, bool tail);
-	/* Emits that many bytes of NOP instructions. */
-	void (*emit_nops)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti,
-			  unsigned bytes);
 };
 
 extern const mv_arch mv_arch_x86_64, mv_arch_aarch64;

@@ -200,7 +200,7 @@ public:
 		if (!callee)
 			return fail("a call goes to the stub of a switch this unit does not have");
 		if (pad)
-			arch->emit_nops(*ap, mf->getSubtarget(), pad);
+			ap->OutStreamer->emitNops(pad, 0, SMLoc(), mf->getSubtarget());
 		MCSymbol *label = ap->OutContext.createTempSymbol("mv_site", true);
 		ap->OutStreamer->emitLabel(label);
 		sites.push_back({ label, callee, offset, pad });
