@@ -268,9 +268,7 @@ unsigned mv_site_size(tree callee)
 /* Whether text is the padding of a call site (sites.cc). */
 bool mv_is_padding(const char *text)
 {
-	std::string pad = mv_arch_nops(".LMVP");
-	pad = pad.substr(0, pad.find(".LMVP") + 5);    /* up to the symbol */
-	return !strncmp(text, pad.c_str(), pad.size());
+	return mv_arch_nops(".LMVP") == std::string(text).substr(0, mv_arch_nops(".LMVP").size());
 }
 
 /* At the end of the unit, when every variant it compiles is analysed:
