@@ -376,9 +376,7 @@ int mv_world_stop(int (*inside)(uintptr_t pc))
 	}
 	mv_report_hold();
 	for (;;) {
-		/* each round may take the whole time to park everyone; the
-		 * rounds together may take it to find no one in the way */
-		err = park_all(now_ms() + timeout, &late, &state);
+		err = park_all(deadline, &late, &state);
 		if (err == -ETIMEDOUT && was.tid && (!late || late == was.tid))
 			err = -EBUSY;   /* the time went waiting for that thread */
 		if (err || !inside || !(busy = in_the_way(inside)))
