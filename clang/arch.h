@@ -44,6 +44,14 @@ struct mv_arch {
 	std::string (*stub)(const llvm::Module &m, const std::string &object,
 			    uint64_t offset, bool got);
 	const char *stub_reach;
+
+	/* Bytes of NOPs before a call (a tail call if tail) so that its site
+	 * holds size bytes, call included (a tail call one return more);
+	 * 0 if the call alone does.  Calls are always direct here. */
+	unsigned (*pad_bytes)(unsigned size, bool tail);
+	/* Emits that many bytes of NOP instructions. */
+	void (*emit_nops)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti,
+			  unsigned bytes);
 };
 
 extern const mv_arch mv_arch_x86_64, mv_arch_aarch64;

@@ -12,6 +12,7 @@
  * the switches it reads that another unit defines.)
  */
 #include "multiverse.h"
+#include "descriptor.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -75,6 +76,49 @@ bool switch_type(QualType t)
 	return t->isIntegralOrEnumerationType() && !t->isBitIntType() &&
 	       !t->isSpecificBuiltinType(BuiltinType::Int128) &&
 	       !t->isSpecificBuiltinType(BuiltinType::UInt128);
+}
+
+/* A declaration's record; an ("inline", N) of an earlier declaration
+ * of the same function or switch stays. */
+void record(const std::string &name, mv_decl decl)
+{
+	auto old = mv_declared.find(name);
+	if (old != mv_declared.end() && (old->second.flags & MV_DECL_INLINE) &&
+	    !(decl.flags & MV_DECL_INLINE)) {
+		decl.flags |= MV_DECL_INLINE;
+		decl.inline_size = old->second.inline_size;
+	}
+	if (old != mv_declared.end() && (decl.flags & MV_DECL_INLINE) &&
+	    !(old->second.flags & MV_DECL_INLINE)) {
+		old->second.flags |= MV_DECL_INLINE;
+		old->second.inline_size = decl.inline_size;
+		return;
+	}
+	mv_declared[name] = decl;
+}
+
+/* ("inline", N): N (0 to MV_INLINE_MAX), -1 if the arguments are not
+ * that, -2 after an error. */
+int inline_arg(Sema &S, const Decl *D, const ParsedAttr &A)
+{
+	SmallVector<Expr *, 4> given;
+	for (unsigned i = 0; i < A.getNumArgs(); i++)
+		if (A.isArgExpr(i))
+			flatten(A.getArgAsExpr(i), given);
+	auto *str = given.empty() ? nullptr : dyn_cast<StringLiteral>(given[0]);
+	if (!str || str->getString() != "inline")
+		return -1;
+	Expr::EvalResult r;
+	if (given.size() != 2 || !given[1]->EvaluateAsInt(r, S.Context) ||
+	    r.Val.getInt().isNegative() || r.Val.getInt().getActiveBits() > 32 ||
+	    r.Val.getInt().getZExtValue() > MV_INLINE_MAX) {
+		error(S, D, A.getRange(), "multiverse: '" + cast<NamedDecl>(D)->getNameAsString() +
+		      "': (\"inline\", N) takes one integer constant N from 0 to " +
+		      std::to_string(MV_INLINE_MAX) + ": the bytes of each call site, call "
+		      "included (0: calls are not padded)");
+		return -2;
+	}
+	return (int)r.Val.getInt().getZExtValue();
 }
 
 struct MultiverseAttr : ParsedAttrInfo {
@@ -142,10 +186,25 @@ struct MultiverseAttr : ParsedAttrInfo {
 		/* multiverse("tracked") becomes multiverse */
 		FixItHint no_args = A.getRange().getBegin().isMacroID() || A.getRange().getEnd().isMacroID() ?
 			FixItHint() : FixItHint::CreateReplacement(A.getRange(), A.getAttrName()->getName());
+		/* ("inline", N) on a function or a function-pointer switch */
+		int inline_size = inline_arg(S, D, A);
+		if (inline_size == -2)
+			return AttributeNotApplied;
+		if (inline_size >= 0) {
+			mv_decl decl{ !V, (fnptr ? MV_DECL_FNPTR : 0u) | MV_DECL_INLINE, {},
+				      (unsigned)inline_size };
+			if (const auto *F = dyn_cast<FieldDecl>(D))
+				mv_field_decls[F] = decl;
+			else
+				record(mv_ir_name(cast<NamedDecl>(D)), decl);
+			if (!V)
+				mv_function_decls.insert(D);
+			return AttributeApplied;
+		}
 		if (fnptr && A.getNumArgs()) {
 			error(S, D, A.getRange(), "multiverse: '" + V->getNameAsString() + "' is a "
-			      "function-pointer switch, which takes no arguments in the attribute",
-			      no_args);
+			      "function-pointer switch, which takes no arguments in the attribute "
+			      "but (\"inline\", N)", no_args);
 			return AttributeNotApplied;
 		}
 		if (V && !fnptr && !switch_type(V->getType())) {
@@ -173,7 +232,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 		SmallVector<int64_t, 8> values;
 		if (A.getNumArgs() && !V) {
 			error(S, D, A.getRange(), "multiverse: a function takes no arguments in "
-			      "the attribute", no_args);
+			      "the attribute but (\"inline\", N)", no_args);
 			return AttributeNotApplied;
 		}
 		bool in_values = false;
@@ -263,7 +322,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 			mv_field_decls[F] = decl;
 			return AttributeApplied;
 		}
-		mv_declared[mv_ir_name(cast<NamedDecl>(D))] = decl;
+		record(mv_ir_name(cast<NamedDecl>(D)), decl);
 		if (!V)
 			mv_function_decls.insert(D);
 		else if (!fnptr)
@@ -279,3 +338,13 @@ ParsedAttrInfoRegistry::Add<MultiverseAttr> registered("multiverse",
 
 std::map<std::string, mv_decl> mv_declared;
 std::set<const Decl *> mv_function_decls, mv_int_switch_decls;
+
+unsigned mv_default_inline_size;
+
+unsigned mv_inline_size(const std::string &name)
+{
+	auto d = mv_declared.find(name);
+	if (d != mv_declared.end() && (d->second.flags & MV_DECL_INLINE))
+		return d->second.inline_size;
+	return mv_default_inline_size;
+}

@@ -85,8 +85,12 @@ void mv_emit_function(Module &m, Function &f, unsigned pad,
 		auto *arr = ConstantArray::get(ArrayType::get(guards[0]->getType(), guards.size()),
 					       guards);
 		auto *gv = record(m, arr, ".data.rel.ro.multiverse", ".mv.guards");
+		/* not analysed for inlining yet: MV_INLINE_UNKNOWN */
+		Type *i16 = Type::getInt16Ty(c);
 		variants.push_back(ConstantStruct::getAnon({ r.body, gv,
-			ConstantInt::get(i32, guards.size()), ConstantInt::get(i32, 0) }));
+			ConstantInt::get(i32, guards.size()), ConstantInt::get(i16, 0),
+			ConstantInt::get(i16, 0), ConstantPointerNull::get(ptr),
+			ConstantInt::get(i32, 0), ConstantInt::get(i32, MV_INLINE_UNKNOWN) }));
 	}
 	Constant *table = ConstantPointerNull::get(ptr);
 	if (!variants.empty())

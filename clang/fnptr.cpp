@@ -80,6 +80,10 @@ Function *stub_of(Module &m, const Called &c, CallBase &call)
 	f->setVisibility(GlobalValue::HiddenVisibility);
 	f->setDSOLocal(true);
 	f->addFnAttr(MV_STUB_ATTR, c.object->getName());
+	/* a member switch's own ("inline", N) is not looked up here yet */
+	if (unsigned size = c.offset ? mv_default_inline_size :
+			    mv_inline_size(c.object->getName().str()))
+		f->addFnAttr(MV_INLINE_SIZE_ATTR, std::to_string(size));
 	f->addFnAttr(MV_STUB_OFFSET_ATTR, std::to_string(c.offset));
 	/* one declaration serves calls of every type (the call's own type
 	 * rules); "thunk" keeps InstCombine from rewriting the arguments

@@ -14,6 +14,9 @@
  * to LLVM's pipeline from here) and the AsmPrinter hook.
  *
  * Options (-fplugin-arg-multiverse-...), as the GCC plugin's:
+ *   inline-size=N    bytes of each call site of a multiversed function or
+ *                    function-pointer switch without ("inline", N): NOPs
+ *                    pad the call (0 to 64, default 0: none);
  *   max-variants=N   per-function cap on variants (default 64);
  *   optional-runtime weak references to the runtime: the module registers
  *                    only if the runtime is linked in;
@@ -30,6 +33,7 @@
  *   }
  */
 #include "multiverse.h"
+#include "descriptor.h"
 #include "multiverse-version.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -135,6 +139,17 @@ struct Action : PluginASTAction {
 				max_variants = n;
 				continue;
 			}
+			if (StringRef(a).starts_with("inline-size=")) {
+				StringRef v = StringRef(a).substr(sizeof "inline-size=" - 1);
+				if (v.getAsInteger(10, n) || n > MV_INLINE_MAX) {
+					d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
+						<< ("'inline-size' takes a number of bytes from 0 to " +
+						    std::to_string(MV_INLINE_MAX) + ", not '" + v.str() + "'");
+					return false;
+				}
+				mv_default_inline_size = n;
+				continue;
+			}
 			if (s == "report" || s == "report-json" || s.starts_with("report=") ||
 			    s.starts_with("report-json=")) {
 				mv_report_on = true;
@@ -164,14 +179,14 @@ struct Action : PluginASTAction {
 				return false;
 			}
 			std::string key = a.substr(0, a.find('=')), meant;
-			for (const char *k : { "max-variants", "optional-runtime", "report",
-					       "report-json", "version" })
+			for (const char *k : { "inline-size", "max-variants", "optional-runtime",
+					       "report", "report-json", "version" })
 				if (key != k && StringRef(key).edit_distance(k) <= 2)
 					meant = k;
 			d.Report(d.getCustomDiagID(DiagnosticsEngine::Error, "multiverse: %0"))
 				<< ("bad plugin argument '" + a + "'; " +
 				    (meant.empty() ? "" : "did you mean '" + meant + "'? ") +
-				    "the arguments are 'max-variants=N' (1 to 100000), "
+				    "the arguments are 'inline-size=N' (0 to 64), 'max-variants=N' (1 to 100000), "
 				    "'optional-runtime', 'report[=FILE]', 'report-json[=FILE]' "
 				    "and 'version'");
 			return false;

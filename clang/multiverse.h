@@ -36,13 +36,22 @@ namespace clang { class ASTConsumer; class ASTContext; class Attr; class Decl; c
 #define MV_DECL_FNPTR   0x2u
 #define MV_DECL_VALUES  0x4u
 #define MV_DECL_TRACKED 0x8u
+#define MV_DECL_INLINE  0x10u     /* ("inline", N): call sites of N bytes */
 
 /* A declaration with the attribute, by IR name (attribute.cpp). */
 struct mv_decl {
 	bool function;
 	unsigned flags;                 /* MV_DECL_* (switches) */
 	std::vector<int64_t> values;    /* with MV_DECL_VALUES */
+	unsigned inline_size = 0;       /* with MV_DECL_INLINE */
 };
+/* The bytes of each call site of a function or function-pointer switch
+ * (its IR name), padding included: its ("inline", N), else the plugin
+ * argument inline-size=N (default 0). */
+unsigned mv_inline_size(const std::string &name);
+extern unsigned mv_default_inline_size;
+/* The attribute a generic's or a stub's IR function carries with it. */
+#define MV_INLINE_SIZE_ATTR "multiverse-inline-size"
 extern std::map<std::string, mv_decl> mv_declared;
 /* The same declarations as Sema has them: the multiversed functions and
  * the integer switches, for uses.cpp. */

@@ -50,6 +50,7 @@ struct Site {
 	MCSymbol *label;
 	const GlobalValue *callee;      /* a generic, or a switch's object */
 	uint64_t offset;                /* of the switch in its object */
+	unsigned pad;                   /* bytes of NOPs before the call */
 };
 
 class SiteRecorder : public DebugHandlerBase {
@@ -165,7 +166,8 @@ public:
 				/* an alias once AArch64's GlobalMerge has merged
 				 * the object with others */
 				record(f->getParent()->getNamedValue(
-					f->getFnAttribute(MV_STUB_ATTR).getValueAsString()), offset);
+					f->getFnAttribute(MV_STUB_ATTR).getValueAsString()), offset,
+				       pad_for(*mi, *f));
 				return;
 			}
 			if (!f || !f->hasFnAttribute(MV_GENERIC_ATTR))
@@ -176,19 +178,32 @@ public:
 			 * generic's tail calls to itself are such. */
 			if (f == &mf->getFunction() && f->hasLocalLinkage())
 				return;
-			record(f);
+			record(f, 0, pad_for(*mi, *f));
 			return;
 		}
 	}
 
-	/* A label right before the call being emitted. */
-	void record(const GlobalValue *callee, uint64_t offset = 0)
+	/* The padding of call mi to callee (a generic or a switch's stub):
+	 * as many bytes as its ("inline", N) or inline-size=N make the site. */
+	unsigned pad_for(const MachineInstr &mi, const Function &callee)
+	{
+		unsigned size = 0;
+		Attribute a = callee.getFnAttribute(MV_INLINE_SIZE_ATTR);
+		if (a.isValid() && a.getValueAsString().getAsInteger(10, size))
+			size = 0;
+		return arch->pad_bytes(size, mi.isReturn());
+	}
+
+	/* NOPs, then a label right before the call being emitted. */
+	void record(const GlobalValue *callee, uint64_t offset, unsigned pad)
 	{
 		if (!callee)
 			return fail("a call goes to the stub of a switch this unit does not have");
+		if (pad)
+			arch->emit_nops(*ap, mf->getSubtarget(), pad);
 		MCSymbol *label = ap->OutContext.createTempSymbol("mv_site", true);
 		ap->OutStreamer->emitLabel(label);
-		sites.push_back({ label, callee, offset });
+		sites.push_back({ label, callee, offset, pad });
 	}
 
 	/* Written, if empty, by every unit that registers: its constructor
@@ -210,6 +225,8 @@ public:
 				callee = MCBinaryExpr::createAdd(callee, MCConstantExpr::create(
 					s.offset, ap->OutContext), ap->OutContext);
 			out.emitValue(callee, 8);
+			out.emitIntValue(s.pad, 4);
+			out.emitIntValue(0, 4);
 		}
 		out.popSection();
 	}

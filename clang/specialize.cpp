@@ -475,6 +475,8 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 		/* -fno-plt would call through a register: calls stay direct
 		 * (through a PLT entry if need be), so that they are sites */
 		f->removeFnAttr(Attribute::NonLazyBind);
+		if (unsigned size = mv_inline_size(f->getName().str()))
+			f->addFnAttr(MV_INLINE_SIZE_ATTR, std::to_string(size));
 		if (f->isDeclaration()) {
 			/* defined elsewhere: its calls here are sites all the same */
 			f->addFnAttr(MV_GENERIC_ATTR, "0");

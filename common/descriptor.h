@@ -24,7 +24,7 @@
 #include <stdint.h>
 #endif
 
-#define MV_DESCRIPTOR_VERSION 2
+#define MV_DESCRIPTOR_VERSION 3
 
 /* The machine a module's records and code are for, as ELF's e_machine:
  * passed to the registration calls with the version. */
@@ -67,16 +67,66 @@ struct mv_desc_guard {
 };
 
 /*
+ * A PC-relative field in the code of an inlinable variant, which the
+ * runtime adjusts when it copies that code elsewhere.  The compiler lists
+ * every instruction of the copied bytes that refers to anything by its
+ * distance from the instruction; the runtime checks that each listed
+ * instruction has the form kind names before it copies anything.  8 bytes.
+ */
+struct mv_desc_reloc {
+	uint32_t offset;          /* of the field (x86-64) or instruction (AArch64) from the copy's start */
+	uint32_t kind;            /* MV_RELOC_* */
+};
+
+/* mv_desc_reloc.kind */
+#define MV_RELOC_X86_RIP32     1u   /* disp32 of a RIP-relative ModRM operand */
+#define MV_RELOC_AARCH64_ADRP  2u   /* adrp: a 4 KiB page, +-4 GiB */
+#define MV_RELOC_AARCH64_ADR   3u   /* adr: +-1 MiB */
+#define MV_RELOC_AARCH64_LDR   4u   /* ldr (literal): +-1 MiB */
+
+/*
+ * Whether a variant can be copied into a call site, or why not
+ * (mv_desc_variant.inlining).  MV_INLINE_OK: it can, within copy_len
+ * bytes.  The compiler analyses the variant's final code; the runtime
+ * never disassembles a body to decide.  A record that says nothing (0)
+ * was not analysed.
+ */
+#define MV_INLINE_UNKNOWN      0u   /* not analysed (this compiler, or a hand-made record) */
+#define MV_INLINE_OK           1u
+#define MV_INLINE_CALLS        2u   /* makes a call or a tail call */
+#define MV_INLINE_STACK        3u   /* uses the stack (frame, saved registers, red zone, stack arguments) */
+#define MV_INLINE_ASM          4u   /* holds an asm statement */
+#define MV_INLINE_RETURNS      5u   /* does not end in its only return */
+#define MV_INLINE_BRANCHES     6u   /* a branch may leave it: jump table, computed goto, cold part */
+#define MV_INLINE_REFERENCE    7u   /* refers to something by a form the runtime cannot relocate */
+#define MV_INLINE_TOO_LARGE    8u   /* larger than any call site can be (MV_INLINE_MAX) */
+
+/* The most bytes a call site may be padded to, on every architecture. */
+#define MV_INLINE_MAX 64
+
+/*
  * A variant: a body that is valid whenever all its guards hold.  A switch
  * the function reads but the variant has no guard for is still read at run
  * time by that body (partial specialization of tracked switches).  Merged
- * variants appear as several records with the same body.  24 bytes.
+ * variants appear as several records with the same body.  40 bytes.
+ *
+ * An inlinable variant (inlining == MV_INLINE_OK) may be copied into a
+ * padded call site: the copy_len bytes at body + copy_off are its code up
+ * to, and without, its only return, which is its last instruction; every
+ * branch in them lands inside them or on that return.  It makes no call
+ * and does not touch the stack, so the caller's unwind information stays
+ * true across the copy.  relocs lists each PC-relative field in those
+ * bytes.
  */
 struct mv_desc_variant {
 	void *body;
 	const struct mv_desc_guard *guards;
 	uint32_t n_guards;
-	uint32_t reserved;        /* zero */
+	uint16_t copy_off;        /* past a landing pad (endbr64, bti c) */
+	uint16_t copy_len;
+	const struct mv_desc_reloc *relocs;
+	uint32_t n_relocs;
+	uint32_t inlining;        /* MV_INLINE_* */
 };
 
 /*
@@ -106,17 +156,24 @@ struct mv_desc_fn {
 #define MV_FN_ENTRY_AFTER_PAD 0x1u
 
 /*
- * A call site.  Section __multiverse_site, 16 bytes.
+ * A call site.  Section __multiverse_site, 24 bytes.
  *
  * site is the first byte of the call or jmp instruction; callee is either
  * a multiversed function's generic (direct call or tail call) or the
  * address of a function-pointer switch (call or jmp through it).  The
  * runtime decodes the instruction to learn its kind and length and checks
  * that it really refers to callee before ever writing it.
+ *
+ * A padded site has pad bytes of NOPs right before the call (x86-64: one
+ * or more multi-byte NOPs; AArch64: pad / 4 nop instructions), so that the
+ * region from site - pad to the call's end may receive an inlined body.
+ * The call comes last, so a return address never points into the region.
  */
 struct mv_desc_site {
 	void *site;
 	void *callee;
+	uint32_t pad;             /* bytes of NOPs before site, 0 if none */
+	uint32_t reserved;        /* zero */
 };
 
 /*

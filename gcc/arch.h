@@ -77,4 +77,31 @@ bool mv_arch_write_stub(FILE *out, const std::string &name, tree sw,
  * patchable form, or NULL_RTX if the call is fine as it is. */
 rtx mv_arch_site_target(rtx_insn *insn, tree callee);
 
+/* A PC-relative field in an instruction of a variant (inline.cc): its
+ * kind (MV_RELOC_*), whether the label that locates it goes after the
+ * instruction rather than before, and the field's offset from it. */
+struct mv_arch_reloc {
+	unsigned kind;
+	bool after;
+	int field;
+};
+
+/* Whether insn, in a variant's final code, refers to anything relative to
+ * its own address: 0 if not, 1 if by a form described in *r, -1 if by a
+ * form the runtime cannot move. */
+int mv_arch_pc_relative(rtx_insn *insn, mv_arch_reloc *r);
+
+/* The length of the call or tail call insn as the assembler will encode
+ * it. */
+unsigned mv_arch_call_len(rtx_insn *insn);
+
+/* The bytes of NOPs to put before a call of call_len bytes so that the
+ * site holds size bytes with the call (a tail call one return more, for
+ * the return an inlined body then ends with); 0 if the call alone does. */
+unsigned mv_arch_pad_bytes(unsigned call_len, bool tail, unsigned size);
+
+/* Assembler text of as many bytes of NOPs as the assembler symbol
+ * `bytes` says, which the unit defines at its end (descriptors.cc). */
+std::string mv_arch_nops(const std::string &bytes);
+
 #endif

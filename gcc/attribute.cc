@@ -10,12 +10,20 @@
  *                                                    value domain (also
  *                                                    accepted without the
  *                                                    inner parentheses)
+ *   __attribute__((multiverse("inline", 24)))      function or
+ *                                                    function-pointer switch
+ *                                                    whose call sites are
+ *                                                    padded to 24 bytes, so
+ *                                                    that commit may copy a
+ *                                                    variant's body into them
+ *                                                    (inline.cc)
  *
  * A switch is a global variable or a struct or union member (members.cc).
  * Anything else is rejected with an error that names the declaration, so
  * that misuse never reaches the passes.
  */
 #include "multiverse.h"
+#include "descriptor.h"
 
 bool mv_unit_uses_multiverse;
 
@@ -105,6 +113,50 @@ bool mv_explicit_values(const_tree decl, std::vector<mv_value> &out)
 	return true;
 }
 
+/* ("inline", N): the size the call sites of decl get, if the attribute
+ * says; check_inline_args() made sure that N is one. */
+bool mv_inline_size(const_tree decl, unsigned *size)
+{
+	for (tree attr = lookup_attribute("multiverse", DECL_ATTRIBUTES(decl)); attr;
+	     attr = lookup_attribute("multiverse", TREE_CHAIN(attr))) {
+		std::vector<tree> args;
+		flatten_args(TREE_VALUE(attr), args);
+		if (args.size() == 2 && is_string(args[0], "inline")) {
+			tree n = args[1];
+			STRIP_NOPS(n);
+			*size = tree_to_uhwi(n);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ("inline", N) on a function or a function-pointer switch: true if args
+ * are that and valid, after an error if they are that and invalid. */
+static bool check_inline_args(tree decl, tree args, bool *bad)
+{
+	std::vector<tree> a;
+	flatten_args(args, a);
+	*bad = false;
+	if (a.empty() || !is_string(a[0], "inline"))
+		return false;
+	location_t loc = DECL_SOURCE_LOCATION(decl);
+	tree n = a.size() == 2 ? a[1] : NULL_TREE;
+	if (n)
+		STRIP_NOPS(n);
+	if (!n || TREE_CODE(n) != INTEGER_CST || !tree_fits_uhwi_p(n) ||
+	    tree_to_uhwi(n) > MV_INLINE_MAX) {
+		error_at(loc, "%qD: %<multiverse(\"inline\", N)%> takes one "
+			 "integer constant N from 0 to %d: the bytes of each call "
+			 "site, call included (0: calls are not padded)", decl,
+			 MV_INLINE_MAX);
+		*bad = true;
+		return false;
+	}
+	a[1] = n;
+	return true;
+}
+
 /* Checks the arguments of a switch's attribute; false after an error. */
 static bool check_switch_args(tree decl, tree args)
 {
@@ -187,7 +239,7 @@ static bool check_switch(tree decl, tree args)
 		rich_location rl(line_table, loc);
 		mv_fixit_remove_attribute_args(&rl, decl);
 		error_at(&rl, "%qD: a function-pointer switch takes no "
-			 "%<multiverse%> arguments", decl);
+			 "%<multiverse%> arguments but %<(\"inline\", N)%>", decl);
 		return false;
 	}
 	return check_switch_args(decl, args);
@@ -224,12 +276,16 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 	}
 
 	switch (TREE_CODE(decl)) {
-	case FUNCTION_DECL:
-		if (args) {
+	case FUNCTION_DECL: {
+		bool bad = false;
+		if (args && !check_inline_args(decl, args, &bad)) {
+			if (bad)
+				return NULL_TREE;
 			rich_location rl(line_table, loc);
 			mv_fixit_remove_attribute_args(&rl, decl);
 			error_at(&rl, "%qD: the %<multiverse%> attribute takes no "
-				 "arguments on a function", decl);
+				 "arguments on a function but %<(\"inline\", N)%>",
+				 decl);
 			return NULL_TREE;
 		}
 		/* Callers must rely on nothing but the ABI: commit redirects
@@ -240,6 +296,7 @@ static tree handle_multiverse(tree *node, tree name, tree args, int flags,
 			DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("noipa"),
 				NULL_TREE, DECL_ATTRIBUTES(decl));
 		break;
+	}
 	case VAR_DECL:
 		/* DECL_CONTEXT is not set yet while the attribute is handled */
 		if (current_function_decl && !DECL_EXTERNAL(decl)) {

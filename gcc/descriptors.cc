@@ -28,9 +28,10 @@
 
 static_assert(sizeof(struct mv_desc_var) == 32, "descriptor layout");
 static_assert(sizeof(struct mv_desc_fn) == 40, "descriptor layout");
-static_assert(sizeof(struct mv_desc_variant) == 24, "descriptor layout");
+static_assert(sizeof(struct mv_desc_variant) == 40, "descriptor layout");
 static_assert(sizeof(struct mv_desc_guard) == 24, "descriptor layout");
-static_assert(sizeof(struct mv_desc_site) == 16, "descriptor layout");
+static_assert(sizeof(struct mv_desc_site) == 24, "descriptor layout");
+static_assert(sizeof(struct mv_desc_reloc) == 8, "descriptor layout");
 
 namespace {
 
@@ -112,17 +113,52 @@ void emit_var(tree var)
 		(unsigned)tree_to_uhwi(TYPE_SIZE_UNIT(type)), flags);
 }
 
+/* Emits the relocations of an inlinable variant, if it has any, and
+ * returns their label (0: none). */
+unsigned emit_relocs(const mv_inline_info &in)
+{
+	if (in.why != MV_INLINE_OK || in.relocs.empty())
+		return 0;
+	unsigned id = next_id++;
+	fprintf(out, "\t.balign 4\n.LMVR%u:\n", id);
+	for (const mv_inline_reloc &r : in.relocs)
+		fprintf(out, "\t.long\t%s%+d-%s, %u\n", r.label.c_str(), r.field,
+			in.start.c_str(), r.kind);
+	return id;
+}
+
+/* The inlining half of a variant record (common/descriptor.h). */
+void emit_inline(tree body, const mv_inline_info &in, unsigned relocs)
+{
+	if (in.why != MV_INLINE_OK) {
+		fprintf(out, "\t.short\t0, 0\n\t.quad\t0\n\t.long\t0, %u\n", in.why);
+		return;
+	}
+	fputs("\t.short\t", out);
+	fputs(in.start.c_str(), out);
+	fputc('-', out);
+	sym(body);
+	fprintf(out, ", %s-%s\n", in.end.c_str(), in.start.c_str());
+	if (relocs)
+		fprintf(out, "\t.quad\t.LMVR%u\n", relocs);
+	else
+		fputs("\t.quad\t0\n", out);
+	fprintf(out, "\t.long\t%u, %u\n", (unsigned)in.relocs.size(), MV_INLINE_OK);
+}
+
 /* Emits the variant records of f (one per clause) and returns the label
  * of the array, with their number in *count. */
 unsigned emit_variants(const mv_function &f, unsigned *count)
 {
-	std::vector<std::pair<tree, unsigned>> records;  /* body, guards label */
-	std::vector<size_t> sizes;
+	struct record { tree body; unsigned guards, n_guards, relocs; };
+	std::vector<record> records;
 	push_section(".data.rel.ro.multiverse", "aw", group_of(f.decl));
 	fputs("\t.balign 8\n", out);
 	for (const mv_variant &v : f.variants) {
 		if (!TREE_ASM_WRITTEN(v.decl))
 			continue;
+		unsigned relocs = emit_relocs(mv_inlinable[v.decl]);
+		fputs("\t.balign 8\n", out);
 		for (const mv_clause &c : v.clauses) {
 			unsigned id = next_id++;
 			fprintf(out, ".LMVG%u:\n", id);
@@ -131,16 +167,15 @@ unsigned emit_variants(const mv_function &f, unsigned *count)
 				fprintf(out, "\t.quad\t%lld, %lld\n",
 					(long long)r.low, (long long)r.high);
 			}
-			records.push_back({ v.decl, id });
-			sizes.push_back(c.size());
+			records.push_back({ v.decl, id, (unsigned)c.size(), relocs });
 		}
 	}
 	unsigned id = next_id++;
 	fprintf(out, ".LMVV%u:\n", id);
-	for (size_t i = 0; i < records.size(); i++) {
-		quad_sym(records[i].first);
-		fprintf(out, "\t.quad\t.LMVG%u\n\t.long\t%u, 0\n",
-			records[i].second, (unsigned)sizes[i]);
+	for (const record &r : records) {
+		quad_sym(r.body);
+		fprintf(out, "\t.quad\t.LMVG%u\n\t.long\t%u\n", r.guards, r.n_guards);
+		emit_inline(r.body, mv_inlinable[r.body], r.relocs);
 	}
 	fputs("\t.popsection\n", out);
 	*count = records.size();
@@ -184,9 +219,12 @@ void emit_sites(void)
 			quad_sym(s.callee);
 		else
 			quad_switch(s.callee);
+		fprintf(out, "\t.long\t%u, 0\n", s.pad);
 	}
 	if (open)
 		fputs("\t.popsection\n", out);
+	for (const mv_site &s : mv_sites)
+		fprintf(out, "\t.set\t.LMVP%u, %u\n", s.label, s.pad);
 }
 
 tree hidden_extern_addr(const char *name)
@@ -287,6 +325,7 @@ void mv_emit_descriptors(void *, void *)
 	for (const mv_function &f : mv_functions)
 		if (TREE_ASM_WRITTEN(f.decl) && f.entry_label)
 			emit_function(f);
+	mv_choose_padding();
 	emit_sites();
 	if (mv_kernel)
 		fprintf(out, "\t.pushsection " MV_SECTION_VERSION ",\"a\"\n\t.balign 4\n"

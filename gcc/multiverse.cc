@@ -60,6 +60,7 @@
  * a member; checked when the type is complete).
  */
 #include "multiverse.h"
+#include "descriptor.h"
 
 #include "spellcheck.h"
 #include "arch.h"
@@ -142,6 +143,15 @@ static bool parse_args(struct plugin_name_args *info)
 				return false;
 			}
 			mv_max_variants = n;
+		} else if (!strcmp(key, "inline-size") && val) {
+			char *end;
+			long n = strtol(val, &end, 10);
+			if (*end || n < 0 || n > MV_INLINE_MAX) {
+				error("multiverse: %<inline-size%> takes a number of "
+				      "bytes from 0 to %d, not %qs", MV_INLINE_MAX, val);
+				return false;
+			}
+			mv_default_inline_size = n;
 		} else if (!strcmp(key, "report") || !strcmp(key, "report-json")) {
 			mv_report_file = val ? xstrdup(val) : "";
 			mv_report_json = !strcmp(key, "report-json");
@@ -160,13 +170,13 @@ static bool parse_args(struct plugin_name_args *info)
 			*(!strcmp(key, "kernel") ? &mv_kernel : &mv_optional_runtime) = true;
 		} else {
 			auto_vec<const char *> known;
-			for (const char *k : { "kernel", "max-variants", "optional-runtime",
+			for (const char *k : { "inline-size", "kernel", "max-variants", "optional-runtime",
 					       "report", "report-json", "version" })
 				known.safe_push(k);
 			const char *meant = find_closest_string(key, &known);
 			const char *given = info->argv[i].value ?
 				concat(key, "=", info->argv[i].value, NULL) : key;
-#define ARGS "the arguments are %<kernel%>, %<max-variants=N%>, %<optional-runtime%>, " \
+#define ARGS "the arguments are %<inline-size=N%>, %<kernel%>, %<max-variants=N%>, %<optional-runtime%>, " \
 	"%<report[=FILE]%>, %<report-json[=FILE]%> and %<version%>"
 			if (meant && strcmp(meant, key))
 				error("multiverse: unknown plugin argument %qs; did "
@@ -230,7 +240,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *ver)
 	static struct plugin_info about = {
 		MV_VERSION_STRING,
 		"Multiverse: functions specialized on the values of switches.  "
-		"Arguments: kernel, max-variants=N (1 to 100000, default 64), "
+		"Arguments: inline-size=N (0 to 64 bytes, default 0), kernel, "
+		"max-variants=N (1 to 100000, default 64), "
 		"optional-runtime, report[=FILE], report-json[=FILE], version",
 	};
 	register_callback(info->base_name, PLUGIN_INFO, NULL, &about);
@@ -258,6 +269,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *ver)
 	register_pass(info, mv_make_sites_pass(g), "shorten",
 		      PASS_POS_INSERT_BEFORE);
 	register_pass(info, mv_make_measure_pass(g), "shorten",
+		      PASS_POS_INSERT_AFTER);
+	register_pass(info, mv_make_inline_pass(g), "shorten",
 		      PASS_POS_INSERT_AFTER);
 
 	register_callback(info->base_name, PLUGIN_FINISH_UNIT,

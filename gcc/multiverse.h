@@ -48,6 +48,10 @@ struct mv_function {
 
 struct mv_site {
 	unsigned label;
+	unsigned call_len;                /* bytes of the call instruction */
+	bool tail;                        /* a tail call */
+	unsigned pad;                     /* bytes of NOPs before the call,
+					     chosen at the unit's end */
 	tree callee;                      /* FUNCTION_DECL or fn-pointer switch */
 	tree in;                          /* the function the call is in */
 };
@@ -100,6 +104,31 @@ opt_pass *mv_make_specialize_pass(gcc::context *ctxt);
 opt_pass *mv_make_merge_pass(gcc::context *ctxt);
 opt_pass *mv_make_fnptr_call_pass(gcc::context *ctxt);
 opt_pass *mv_make_sites_pass(gcc::context *ctxt);
+
+/* inline.cc: which variants the runtime may copy into a call site
+ * (labels in the variant's code for the descriptor), and how large the
+ * call sites get */
+struct mv_arch_reloc;
+struct mv_inline_reloc {
+	std::string label;
+	unsigned kind;                    /* MV_RELOC_* */
+	int field;                        /* the field's offset from the label */
+};
+struct mv_inline_info {
+	unsigned why = 0;                 /* MV_INLINE_*; 0: not analysed */
+	std::string start, end;           /* labels around the bytes to copy */
+	unsigned size = 0;                /* their estimated length */
+	std::vector<mv_inline_reloc> relocs;
+};
+extern std::map<const_tree, mv_inline_info> mv_inlinable;  /* by variant */
+extern unsigned mv_default_inline_size;   /* inline-size=N */
+bool mv_inline_size(const_tree decl, unsigned *size);      /* attribute.cc */
+bool mv_is_variant(const_tree decl);
+unsigned mv_site_size(tree callee);
+const char *mv_inline_why(unsigned why);
+bool mv_is_padding(const char *asm_text);
+void mv_choose_padding(void);
+opt_pass *mv_make_inline_pass(gcc::context *ctxt);
 
 /* report.cc: -fplugin-arg-multiverse-report[-json][=FILE] */
 extern const char *mv_report_file;    /* "" for stderr; NULL: no report */

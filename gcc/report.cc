@@ -3,7 +3,9 @@
  * The compile report, in the spirit of -fopt-info: for each multiversed
  * function of the unit, the switches it is specialized on, the variants
  * made and merged, the switches it reads that are not specialized and
- * why, and the bytes of code its variants add.
+ * why, the bytes of code its variants add, which variants may be copied
+ * into call sites (or why not: inline.cc), and the size of its call sites
+ * in the unit, padding included.
  *
  *   -fplugin-arg-multiverse-report            text on stderr
  *   -fplugin-arg-multiverse-report=FILE       text, appended to FILE
@@ -15,6 +17,7 @@
  * which are the ones it emits.
  */
 #include "multiverse.h"
+#include "descriptor.h"
 #include "json-string.h"
 
 #include <fcntl.h>
@@ -44,6 +47,23 @@ unsigned bytes_of(tree variant)
 {
 	auto b = mv_code_bytes.find(variant);
 	return b == mv_code_bytes.end() ? 0 : b->second;
+}
+
+const mv_inline_info &inlining(tree variant)
+{
+	return mv_inlinable[variant];
+}
+
+/* The unit's calls of f, and how many of them are padded. */
+std::pair<unsigned, unsigned> calls_of(const mv_function &f)
+{
+	unsigned n = 0, padded = 0;
+	for (const mv_site &s : mv_sites)
+		if (s.callee == f.decl) {
+			n++;
+			padded += s.pad != 0;
+		}
+	return { n, padded };
 }
 
 struct numbers {
@@ -86,11 +106,20 @@ void write_text(FILE *out, const mv_function &f)
 			std::string g;
 			for (const mv_clause &c : v.clauses)
 				g += (g.empty() ? "" : " or ") + guards_text(c);
-			fprintf(out, "%s:%d:%d: multiverse: '%s': variant for %s: %s%u bytes\n",
+			const mv_inline_info &in = inlining(v.decl);
+			std::string inl = in.why == MV_INLINE_OK ?
+				"; inlinable, " + std::to_string(in.size) + " bytes to copy" :
+				std::string("; not inlinable: ") + mv_inline_why(in.why);
+			fprintf(out, "%s:%d:%d: multiverse: '%s': variant for %s: %s%u bytes%s\n",
 				at.file, at.line, at.column, name, g.c_str(), optimize ? "" : "at most ",
-				bytes_of(v.decl));
+				bytes_of(v.decl), inl.c_str());
 		}
 	}
+	auto calls = calls_of(f);
+	if (calls.second)
+		fprintf(out, "%s:%d:%d: multiverse: '%s': %u of its %u calls in this unit "
+			"padded to %u bytes\n", at.file, at.line, at.column, name,
+			calls.second, calls.first, mv_site_size(f.decl));
 	for (auto &d : f.dynamic)
 		fprintf(out, "%s:%d:%d: multiverse: '%s': '%s' not specialized: %s\n",
 			at.file, at.line, at.column, name, d.first.c_str(),
@@ -113,9 +142,17 @@ void write_json(FILE *out, const mv_function &f)
 	for (const mv_variant &v : f.variants) {
 		if (!TREE_ASM_WRITTEN(v.decl))
 			continue;
-		fprintf(out, "%s{\"symbol\": %s, \"bytes\": %u, \"guards\": [", first ? "" : ", ",
+		const mv_inline_info &in = inlining(v.decl);
+		fprintf(out, "%s{\"symbol\": %s, \"bytes\": %u, \"inlinable\": %s, "
+			"\"inline_bytes\": ", first ? "" : ", ",
 			mv_json_string(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(v.decl))).c_str(),
-			bytes_of(v.decl));
+			bytes_of(v.decl), in.why == MV_INLINE_OK ? "true" : "false");
+		if (in.why == MV_INLINE_OK)
+			fprintf(out, "%u, \"not_inlinable\": null", in.size);
+		else
+			fprintf(out, "null, \"not_inlinable\": %s",
+				mv_json_string(mv_inline_why(in.why)).c_str());
+		fputs(", \"guards\": [", out);
 		for (size_t i = 0; i < v.clauses.size(); i++)
 			fprintf(out, "%s%s", i ? ", " : "", mv_json_string(guards_text(v.clauses[i])).c_str());
 		fputs("]}", out);
@@ -125,14 +162,19 @@ void write_json(FILE *out, const mv_function &f)
 	for (size_t i = 0; i < f.dynamic.size(); i++)
 		fprintf(out, "%s{\"switch\": %s, \"why\": %s}", i ? ", " : "",
 			mv_json_string(f.dynamic[i].first).c_str(), mv_json_string(f.dynamic[i].second).c_str());
-	fprintf(out, "], \"generic_only\": %s}\n",
-		f.generic_only.empty() ? "null" : mv_json_string(f.generic_only).c_str());
+	auto calls = calls_of(f);
+	fprintf(out, "], \"generic_only\": %s, \"calls\": %u, \"padded_calls\": %u, "
+		"\"site_size\": %u}\n",
+		f.generic_only.empty() ? "null" : mv_json_string(f.generic_only).c_str(),
+		calls.first, calls.second, mv_site_size(f.decl));
 }
 
 /* Each function's size as shorten_branches laid it out, alignment and
  * all: the address after its last instruction, less what GCC counts for
  * the call-site labels sites.cc plants (an asm statement is counted as
- * the longest instruction; a label takes no byte).  Optimizing, the
+ * the longest instruction; a label takes no byte), and of the NOPs that
+ * pad call sites, whose size is chosen at the end of the unit and added
+ * then (mv_choose_padding()).  Optimizing, the
  * result is the symbol's size in the object, which tests/report/check.py
  * compares; at -O0 GCC does not shorten branches, which the assembler
  * then does, so the size is an upper bound ("at most"). */
@@ -155,7 +197,8 @@ struct measure_pass : public rtl_opt_pass {
 				continue;
 			end = MAX(end, INSN_ADDRESSES(INSN_UID(i)) + get_attr_length(i));
 			rtx p = PATTERN(i);
-			if (GET_CODE(p) == ASM_INPUT && !strncmp(XSTR(p, 0), ".LMVS", 5))
+			if (GET_CODE(p) == ASM_INPUT && (!strncmp(XSTR(p, 0), ".LMV", 4) ||
+							  mv_is_padding(XSTR(p, 0))))
 				labels += get_attr_length(i);
 		}
 		mv_code_bytes[current_function_decl] = end - labels;

@@ -12,7 +12,8 @@
  *     inside the function can land on it, and after a landing pad;
  *   - put a local label on every direct call and tail call to a
  *     multiversed function, and on every call or tail call through a
- *     function-pointer switch, for the site descriptors.
+ *     function-pointer switch, for the site descriptors, after the
+ *     NOPs that pad the site to the size inline.cc chooses.
  */
 #include "multiverse.h"
 #include "arch.h"
@@ -110,9 +111,12 @@ struct sites_pass : public rtl_opt_pass {
 				}
 			}
 			unsigned n = next_label++;
+			emit_asm_before(i, mv_arch_nops(".LMVP" + std::to_string(n)),
+					INSN_LOCATION(i));
 			emit_asm_before(i, ".LMVS" + std::to_string(n) + ":",
 					INSN_LOCATION(i));
-			mv_sites.push_back({ n, callee, current_function_decl });
+			mv_sites.push_back({ n, mv_arch_call_len(i), (bool)SIBLING_CALL_P(i),
+					     0, callee, current_function_decl });
 			mv_keep(callee);
 		}
 		return 0;

@@ -15,6 +15,7 @@
 #define MV_ARCH_H
 
 #include "env.h"
+#include "descriptor.h"
 
 #if defined(__x86_64__)
 #include "arch/x86_64.h"
@@ -78,6 +79,29 @@ int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
  * bytes each) while other threads may execute it.  Where it may not, the
  * runtime writes new only while no other thread exists. */
 int mv_arch_live_safe(const uint8_t *old, const uint8_t *new, size_t len);
+
+/* Whether the len bytes at code are NOP instructions only, as the plugin
+ * pads a call site with (x86-64: the multi-byte NOPs of gas's .nops;
+ * AArch64: nop). */
+int mv_arch_padding(const uint8_t *code, size_t len);
+
+/*
+ * Copies of variants in padded call sites (runtime/region.c).  A region
+ * of region_len bytes ends with the site's call insn.
+ *
+ * mv_arch_fits: whether len bytes of a variant's code fit the region (a
+ * tail call's copy needs a return after it).
+ * mv_arch_relocate: adjusts the PC-relative field r of code (len bytes,
+ * copied from `from`) for running at `to`; returns 0, or -1 if the
+ * instruction r names is not of r's kind or its target is out of reach.
+ * mv_arch_finish_copy: completes buf after the len bytes of a copy: for a
+ * call, what runs on to the region's end; for a tail call, a return.
+ */
+int mv_arch_fits(const struct mv_insn *insn, size_t len, size_t region_len);
+int mv_arch_relocate(uint8_t *code, size_t len, const struct mv_desc_reloc *r,
+		     uintptr_t from, uintptr_t to);
+void mv_arch_finish_copy(uint8_t *buf, size_t len, size_t region_len,
+			 const struct mv_insn *insn);
 
 /* Encodes into buf a direct call or jump (as insn's kind) of insn->len
  * bytes at addr to target.  Returns 0, or -1 if it cannot reach target. */

@@ -24,13 +24,14 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 	const struct mv_desc_fn *d = f->desc;
 	uint8_t jmp[MV_ARCH_ENTRY_LEN];
 	struct mv_body inl;
+	const struct mv_desc_variant *v = 0;
 	int changed, err;
 
 	if (body && mv_arch_entry_jump(jmp, (uintptr_t)f->entry.addr, (uintptr_t)body)) {
 		mv_report("function %s: variant %" MV_PRIaddr " is out of reach of its entry", d->name, body);
 		body = 0;
 	}
-	err = mv_area_set(&f->entry, body ? jmp : f->entry.orig,
+	err = mv_area_set(&f->entry, body ? jmp : mv_orig(&f->entry),
 			  body ? MV_AREA_BRANCH : MV_AREA_ORIG, "entry", d->name);
 	if (err)
 		return err;
@@ -40,8 +41,12 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 	f->active = body ? body : f->generic;
 	if (body)
 		mv_arch_classify(body, &inl);
+	for (size_t i = 0; body && i < d->n_variants && !v; i++)
+		if (d->variants[i].body == body && d->variants[i].inlining == MV_INLINE_OK)
+			v = &d->variants[i];
 	for (size_t i = f->site0; i < f->site0 + f->n_sites; i++) {
-		err = mv_site_point(&mv.sites[i], body, body ? &inl : 0, d->name);
+		err = mv_site_point(&mv.sites[i], body, body ? &inl : 0, v,
+				    v ? mv_region_pristine(f, v) : 0, d->name);
 		if (err)
 			return err;
 	}
@@ -70,7 +75,7 @@ int mv_apply_fnptr(struct mv_var *v, void *target)
 
 	v->active = target;
 	for (size_t i = v->site0; i < v->site0 + v->n_sites; i++) {
-		err = mv_site_point(&mv.sites[i], target, 0, v->name);
+		err = mv_site_point(&mv.sites[i], target, 0, 0, 0, v->name);
 		if (err)
 			return err;
 	}
@@ -179,12 +184,15 @@ static void sweep_stuck(void)
 {
 	for (size_t i = 0; i < mv.n_fns; i++)
 		if (mv.fns[i].entry.stuck)
-			mv_area_set(&mv.fns[i].entry, mv.fns[i].entry.cur,
+			mv_area_set(&mv.fns[i].entry, mv_cur(&mv.fns[i].entry),
 				    mv.fns[i].entry.state, "entry", mv.fns[i].desc->name);
-	for (size_t i = 0; i < mv.n_sites; i++)
+	for (size_t i = 0; i < mv.n_sites; i++) {
 		if (mv.sites[i].area.stuck)
-			mv_area_set(&mv.sites[i].area, mv.sites[i].area.cur,
+			mv_area_set(&mv.sites[i].area, mv_cur(&mv.sites[i].area),
 				    mv.sites[i].area.state, "call site", "a stuck site");
+		if (mv.sites[i].region && mv.sites[i].region->stuck)
+			mv_region_sweep(&mv.sites[i]);
+	}
 }
 
 /* One batch of text writes (poke.c): all or nothing, bookkeeping

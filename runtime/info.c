@@ -38,10 +38,10 @@ static struct tally tally_sites(size_t site0, size_t n)
 	struct tally t = { 0, 0, 0 };
 
 	for (size_t i = site0; i < site0 + n; i++) {
-		int s = mv.sites[i].area.state;
+		int s = mv_site_state(&mv.sites[i]);
 
 		t.patched += s == MV_AREA_BRANCH;
-		t.inlined += s == MV_AREA_INLINED;
+		t.inlined += s == MV_AREA_INLINED || s == MV_AREA_COPIED;
 		t.skipped += s == MV_AREA_SKIPPED || s == MV_AREA_INVALID;
 	}
 	return t;
@@ -146,7 +146,11 @@ static void dump_variant(const struct mv_printer *out, const struct mv_desc_vari
 		print_value(out, sgn, g->high);
 		out->print(out->ctx, "]");
 	}
-	out->print(out->ctx, "%s\n", x->n_guards ? "" : " (no guards)");
+	out->print(out->ctx, "%s", x->n_guards ? "" : " (no guards)");
+	if (x->inlining == MV_INLINE_OK)
+		out->print(out->ctx, "; inlinable, %u bytes\n", x->copy_len);
+	else
+		out->print(out->ctx, "\n");
 }
 
 static void dump_fn(const struct mv_printer *out, const struct mv_fn *f)

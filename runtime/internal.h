@@ -23,21 +23,61 @@ enum mv_area_state {
 	MV_AREA_ORIG,         /* the compiler's bytes */
 	MV_AREA_BRANCH,       /* a direct branch to the active body */
 	MV_AREA_INLINED,      /* the active body itself */
+	MV_AREA_COPIED,       /* a region: a copy of the active body (region.c) */
 };
 
-#define MV_AREA_MAX 8
+#define MV_AREA_MAX 8   /* an area that is one instruction */
+/* a region: the padding and the call, a tail call's one return more */
+#define MV_REGION_MAX (MV_INLINE_MAX + MV_ARCH_SITE_MAX + 4)
 
-/* A stretch of text we patch: a call site or an entry patch area. */
+/*
+ * A stretch of text we patch: a call site or an entry patch area, one
+ * instruction each; or the region of a padded call site (its NOPs and its
+ * call), which may receive a copy of a variant's body (region.c).  A
+ * region's bytes live out of line, in wide: orig, cur, alt, then the
+ * poke queue's two buffers (poke.c), each len bytes, then its
+ * equivalents (what a trap at its first byte emulates, MV_AREA_MAX bytes
+ * each): of cur, then of what the queue wants.  Use the accessors.
+ */
 struct mv_area {
 	uint8_t *addr;
 	uint8_t len;
 	uint8_t state;            /* enum mv_area_state */
 	uint8_t stuck;            /* a failed batch left it mid-protocol (poke.c) */
 	uint8_t queued;           /* in the batch being built */
-	uint8_t orig[MV_AREA_MAX];
-	uint8_t cur[MV_AREA_MAX]; /* what we last wrote, or orig: what runs */
-	uint8_t alt[MV_AREA_MAX]; /* stuck: what the failed batch left in the text */
+	uint8_t eq_off;           /* a region: where its call is, from addr */
+	uint8_t eq_len;           /* a region: the length of that call */
+	uint8_t b_orig[MV_AREA_MAX];
+	uint8_t b_cur[MV_AREA_MAX];  /* what we last wrote, or orig: what runs */
+	uint8_t b_alt[MV_AREA_MAX];  /* stuck: what the failed batch left in the text */
+	uint8_t *wide;            /* a region's bytes, or NULL */
 };
+
+static inline uint8_t *mv_orig(struct mv_area *a)
+{
+	return a->wide ? a->wide : a->b_orig;
+}
+
+static inline uint8_t *mv_cur(struct mv_area *a)
+{
+	return a->wide ? a->wide + a->len : a->b_cur;
+}
+
+static inline uint8_t *mv_alt(struct mv_area *a)
+{
+	return a->wide ? a->wide + 2 * a->len : a->b_alt;
+}
+
+/* A region's queue buffers (poke.c) and equivalents. */
+static inline uint8_t *mv_wide_buf(struct mv_area *a, int k)
+{
+	return a->wide + (3 + k) * a->len;
+}
+
+static inline uint8_t *mv_wide_eq(struct mv_area *a, int want)
+{
+	return a->wide + 5 * a->len + want * MV_AREA_MAX;
+}
 
 struct mv_var {
 	void *addr;
@@ -56,6 +96,8 @@ struct mv_fn {
 	void *active;             /* the body calls reach */
 	struct mv_area entry;
 	size_t site0, n_sites;
+	uint8_t *pristine;        /* its inlinable variants' code as first read
+				     (region.c), one after the other, or NULL */
 };
 
 struct mv_site {
@@ -64,6 +106,9 @@ struct mv_site {
 	struct mv_insn insn;      /* valid unless UNRESOLVED or INVALID */
 	uintptr_t plt_slot;       /* a call through a PLT entry: its GOT slot */
 	uintptr_t callee_code;    /* where the callee's code starts, if a function */
+	uint8_t pad;              /* bytes of NOPs before the call (checked) */
+	uint8_t via_region;       /* region was written last: its cur says what runs */
+	struct mv_area *region;   /* a padded site's region (region.c), or NULL */
 };
 
 struct mv_tables {
@@ -71,6 +116,7 @@ struct mv_tables {
 	struct mv_fn *fns;
 	struct mv_site *sites;
 	size_t n_vars, n_fns, n_sites;
+	size_t n_regions;         /* sites with a region */
 };
 
 extern struct mv_tables mv;
@@ -125,8 +171,26 @@ int mv_spans_unloading(const struct mv_module *m, const struct mv_span *spans, s
 
 /* site.c */
 void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name);
-int mv_site_point(struct mv_site *s, const void *body,
-		  const struct mv_body *inl, const char *name);
+int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl,
+		  const struct mv_desc_variant *v, const uint8_t *pristine,
+		  const char *name);
+int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl,
+		  uint8_t *buf);
+int mv_site_plt_ok(const struct mv_site *s);
+
+/* region.c: padded call sites, and copying variants into them */
+static inline int mv_site_state(const struct mv_site *s)
+{
+	return s->via_region ? s->region->state : s->area.state;
+}
+void mv_region_setup(struct mv_site *s, const struct mv_fn *f, const char *name);
+void mv_region_free(struct mv_site *s);
+void mv_region_capture(struct mv_fn *f);
+const uint8_t *mv_region_pristine(struct mv_fn *f, const struct mv_desc_variant *v);
+int mv_region_point(struct mv_site *s, const void *body, const struct mv_body *inl,
+		    const struct mv_desc_variant *v, const uint8_t *pristine,
+		    const char *name);
+void mv_region_sweep(struct mv_site *s);
 
 /* info.c */
 struct mv_printer {

@@ -93,7 +93,7 @@ static int restore_sites(const struct unload *u, size_t site0, size_t n,
 
 		if (in_spans(u, s->area.addr))
 			continue;
-		err = mv_site_point(s, 0, 0, name);
+		err = mv_site_point(s, 0, 0, 0, 0, name);
 		if (err)
 			return err;
 	}

@@ -22,11 +22,12 @@ int mv_area_capture(struct mv_area *a, void *addr, size_t len)
 {
 	a->addr = addr;
 	a->len = len;
-	if (len > MV_AREA_MAX || mv_mem_read(a->orig, addr, len)) {
+	if (len > (a->wide ? MV_REGION_MAX : MV_AREA_MAX) ||
+	    mv_mem_read(mv_orig(a), addr, len)) {
 		a->state = MV_AREA_INVALID;
 		return -EFAULT;
 	}
-	memcpy(a->cur, a->orig, len);
+	memcpy(mv_cur(a), mv_orig(a), len);
 	a->state = MV_AREA_ORIG;
 	return 0;
 }
@@ -47,11 +48,11 @@ int mv_area_capture(struct mv_area *a, void *addr, size_t len)
 int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
 		const char *what, const char *name)
 {
-	char hex[3 * MV_AREA_MAX];
+	char hex[3 * MV_REGION_MAX];
 
 	if (a->state < MV_AREA_ORIG)
 		return 0;
-	if (!a->stuck && !memcmp(a->cur, bytes, a->len)) {
+	if (!a->stuck && !memcmp(mv_cur(a), bytes, a->len)) {
 		a->state = state;
 		return 0;
 	}

@@ -56,6 +56,7 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state);
 /* Whether the protocol can write bytes (len of them) as an area's old or
  * new instruction; the core chooses no form it cannot. */
 int mv_poke_writable(const uint8_t *bytes, size_t len);
+int mv_poke_copies_allowed(void);
 /* Writes the queue: all of it, or nothing that runs differently. */
 int mv_poke_flush(void);
 /* Drops the queue unwritten. */
@@ -63,7 +64,7 @@ void mv_poke_cancel(void);
 /* The areas inside spans are gone with their module. */
 void mv_poke_forget(const struct mv_span *spans, size_t n);
 /* Whether the text of a holds what the runtime left there. */
-int mv_poke_matches(const struct mv_area *a);
+int mv_poke_matches(struct mv_area *a);
 /* The tables' set of areas changed (tables.c, mv_link). */
 void mv_poke_areas_changed(void);
 /* Areas a failed batch left mid-protocol, rewritten by later batches. */

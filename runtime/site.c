@@ -79,6 +79,29 @@ static int plt_resolved(const struct mv_site *s)
 	return holds_callee(s, s->plt_slot);
 }
 
+/* Whether a site through a PLT entry may be bound past it now: its slot
+ * holds the function (no lazy binding pending, no interposition). */
+int mv_site_plt_ok(const struct mv_site *s)
+{
+	return !s->plt_slot || plt_resolved(s);
+}
+
+/* A site's padding must be what the plugin plants, NOPs; a site whose
+ * padding is not stays a plain call site. */
+static void check_padding(struct mv_site *s, const char *name)
+{
+	uint8_t pad[MV_INLINE_MAX];
+
+	if (!s->pad)
+		return;
+	if (s->pad > MV_INLINE_MAX || mv_mem_read(pad, s->area.addr - s->pad, s->pad) ||
+	    !mv_arch_padding(pad, s->pad)) {
+		mv_report("site %" MV_PRIaddr " calling %s: its %u bytes of padding are not NOPs; "
+			  "nothing will be inlined there", (void *)s->area.addr, name, s->pad);
+		s->pad = 0;
+	}
+}
+
 /* Decodes a site once its callee is known; one that is not the promised
  * call is reported now and never written.  name is the callee's. */
 void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
@@ -98,49 +121,66 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 	if (f)
 		s->callee_code = (uintptr_t)f->desc->entry -
 			(f->desc->flags & MV_FN_ENTRY_AFTER_PAD ? MV_ARCH_PAD_LEN : 0);
-	if (!mv_arch_decode(a->orig, a->len, (uintptr_t)addr, &s->insn)) {
+	if (!mv_arch_decode(mv_orig(a), a->len, (uintptr_t)addr, &s->insn)) {
 		a->len = s->insn.len;
-		if (!mv_poke_writable(a->orig, a->len)) {
+		if (!mv_poke_writable(mv_orig(a), a->len)) {
 			a->state = MV_AREA_INVALID;
 			mv_report("site %" MV_PRIaddr " calling %s holds %s, which this platform cannot rewrite; left alone",
-				  (void *)addr, name, mv_hex(hex, a->orig, a->len));
+				  (void *)addr, name, mv_hex(hex, mv_orig(a), a->len));
 			return;
 		}
-		if (refers_to(s, via_switch))
+		if (refers_to(s, via_switch) ||
+		    (!s->insn.indirect && via_trampoline(s, via_switch))) {
+			check_padding(s, name);
+			mv_region_setup(s, f, name);
 			return;
-		if (!s->insn.indirect && via_trampoline(s, via_switch))
-			return;
+		}
 	}
 	a->state = MV_AREA_INVALID;
 	mv_report("site %" MV_PRIaddr " calling %s holds %s, not a call we can patch; left alone",
-		  (void *)addr, name, mv_hex(hex, a->orig, a->len));
+		  (void *)addr, name, mv_hex(hex, mv_orig(a), a->len));
 }
 
 /*
- * Points site s at body: inlined if inl describes a body that fits, else
- * a direct branch, each where the platform can write it.  Without a body, or out of rel32 reach, the site gets its
- * original instruction back, which still reaches the right code.
+ * The bytes of site s's call that make it reach body: inlined if inl
+ * describes a body that fits in one instruction, else a direct branch,
+ * each where the platform can write it.  Without a body, or out of rel32
+ * reach, the original instruction, which still reaches the right code.
+ * Returns the state they put the area in.
  */
-int mv_site_point(struct mv_site *s, const void *body,
-		  const struct mv_body *inl, const char *name)
+int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl,
+		  uint8_t *buf)
+{
+	uintptr_t at = (uintptr_t)s->area.addr;
+
+	if (body && s->plt_slot && !plt_resolved(s))
+		body = 0;
+	if (body && inl && !mv_fault_no_inline() && !mv_arch_inline(buf, &s->insn, inl) &&
+	    mv_poke_writable(buf, s->area.len))
+		return MV_AREA_INLINED;
+	if (body && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)body) &&
+	    mv_poke_writable(buf, s->area.len))
+		return MV_AREA_BRANCH;
+	memcpy(buf, mv_orig(&s->area), s->area.len);
+	return MV_AREA_ORIG;
+}
+
+/* Points site s at body: a copy of variant v in its region if it has one
+ * and v fits there (region.c), else as mv_site_bytes() says. */
+int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl,
+		  const struct mv_desc_variant *v, const uint8_t *pristine,
+		  const char *name)
 {
 	uint8_t buf[MV_AREA_MAX];
-	uintptr_t at = (uintptr_t)s->area.addr;
 	int state;
 
 	if (s->area.state < MV_AREA_ORIG)
 		return 0;
-	if (body && s->plt_slot && !plt_resolved(s))
-		body = 0;
-	if (body && inl && !mv_fault_no_inline() && !mv_arch_inline(buf, &s->insn, inl) &&
-	    mv_poke_writable(buf, s->area.len)) {
-		state = MV_AREA_INLINED;
-	} else if (body && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)body) &&
-		   mv_poke_writable(buf, s->area.len)) {
-		state = MV_AREA_BRANCH;
-	} else {
-		memcpy(buf, s->area.orig, s->area.len);
-		state = MV_AREA_ORIG;
+	if (s->region) {
+		int r = mv_region_point(s, body, inl, v, pristine, name);
+		if (r <= 0)
+			return r;
 	}
+	state = mv_site_bytes(s, body, inl, buf);
 	return mv_area_set(&s->area, buf, state, "site", name);
 }

@@ -143,12 +143,12 @@ static void capture_entry(struct mv_fn *f)
 	if (mv_area_capture(&f->entry, f->desc->entry, MV_ARCH_ENTRY_LEN)) {
 		mv_report("function %s: entry %" MV_PRIaddr " is not readable; it will not be committed",
 			  f->desc->name, f->desc->entry);
-	} else if (memcmp(f->entry.orig, mv_arch_entry_nop, MV_ARCH_ENTRY_LEN) ||
-		   !mv_poke_writable(f->entry.orig, MV_ARCH_ENTRY_LEN)) {
+	} else if (memcmp(mv_orig(&f->entry), mv_arch_entry_nop, MV_ARCH_ENTRY_LEN) ||
+		   !mv_poke_writable(mv_orig(&f->entry), MV_ARCH_ENTRY_LEN)) {
 		f->entry.state = MV_AREA_INVALID;
 		mv_report("function %s: entry %" MV_PRIaddr " holds %s, not the patch area; it will not be committed",
 			  f->desc->name, f->desc->entry,
-			  mv_hex(hex, f->entry.orig, MV_ARCH_ENTRY_LEN));
+			  mv_hex(hex, mv_orig(&f->entry), MV_ARCH_ENTRY_LEN));
 	}
 }
 
@@ -181,8 +181,10 @@ static int merge_fns(const struct mv_module *m)
 	}
 	mv.n_fns = k;
 	for (size_t i = 0; i < mv.n_fns; i++)
-		if (!mv.fns[i].entry.len)
+		if (!mv.fns[i].entry.len) {
 			capture_entry(&mv.fns[i]);
+			mv_region_capture(&mv.fns[i]);
+		}
 	return 0;
 }
 
@@ -197,6 +199,7 @@ static int merge_sites(const struct mv_module *m)
 		mv.sites[mv.n_sites++] = (struct mv_site){
 			.area = { .addr = d->site, .state = MV_AREA_UNRESOLVED },
 			.callee = d->callee,
+			.pad = d->pad <= MV_INLINE_MAX ? d->pad : 0xff,
 		};
 	sort_table(mv.sites, mv.n_sites, sizeof *mv.sites, 2, &tmp);
 	for (size_t i = 0; i < mv.n_sites; i++) {
@@ -254,7 +257,9 @@ int mv_reserve(const struct mv_module *m)
 	size_t vars = mv.n_vars + (size_t)(m->var_end - m->var);
 	size_t sites = mv.n_sites + (size_t)(m->site_end - m->site);
 
-	if (mv_poke_reserve(fns + sites) || mv_batch_reserve(fns, vars))
+	/* every site may get a region (region.c), which is an area too */
+	if (mv_poke_reserve(fns + sites * (MV_PLATFORM_REGIONS ? 2 : 1)) ||
+	    mv_batch_reserve(fns, vars))
 		return -ENOMEM;
 	return 0;
 }
@@ -327,16 +332,24 @@ void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
 	}
 	mv.n_vars = k;
 	k = 0;
-	for (size_t i = 0; i < mv.n_fns; i++)
+	for (size_t i = 0; i < mv.n_fns; i++) {
 		if (!(m && mv.fns[i].desc >= m->fn && mv.fns[i].desc < m->fn_end) &&
-		    !mv_in_spans(spans, n, mv.fns[i].generic))
+		    !mv_in_spans(spans, n, mv.fns[i].generic)) {
 			mv.fns[k++] = mv.fns[i];
+			continue;
+		}
+		free(mv.fns[i].pristine);
+	}
 	mv.n_fns = k;
 	k = 0;
-	for (size_t i = 0; i < mv.n_sites; i++)
+	for (size_t i = 0; i < mv.n_sites; i++) {
 		if (!mv_in_spans(spans, n, mv.sites[i].area.addr) &&
-		    !mv_in_spans(spans, n, mv.sites[i].callee))
+		    !mv_in_spans(spans, n, mv.sites[i].callee)) {
 			mv.sites[k++] = mv.sites[i];
+			continue;
+		}
+		mv_region_free(&mv.sites[i]);
+	}
 	mv.n_sites = k;
 	mv_poke_forget(spans, n);
 }

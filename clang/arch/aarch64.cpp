@@ -134,10 +134,27 @@ std::string stub(const Module &m, const std::string &object, uint64_t offset, bo
 	       "]\n\tbr\tx16\n";
 }
 
+/* bl and b are one instruction, ret one more; sizes round up to whole
+ * instructions */
+unsigned pad_bytes(unsigned size, bool tail)
+{
+	size = (size + 3) & ~3u;
+	return size <= 4 ? 0 : size - 4 + (tail ? 4 : 0);
+}
+
+/* one nop each: MCStreamer::emitNops needs a nop size the AArch64
+ * backend does not give */
+void emit_nops(AsmPrinter &ap, const MCSubtargetInfo &sti, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes / 4; i++)
+		emit_hint(ap, sti, HINT_NOP);
+}
+
 } // namespace
 
 const mv_arch mv_arch_aarch64 = {
 	"aarch64", MV_MACHINE_AARCH64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
 	emit_pad, emit_entry_nop, stub,
 	"AArch64 stubs reach only 8-byte aligned members in the first 32 KiB of such an object",
+	pad_bytes, emit_nops,
 };

@@ -67,9 +67,21 @@ std::string stub(const Module &, const std::string &object, uint64_t offset, boo
 		    : "\tjmp\t*" + object + "+" + d + "(%rip)\n") + "\t.balign 16, 0xcc\n";
 }
 
+/* call rel32 and jmp rel32 are 5 bytes, ret 1 */
+unsigned pad_bytes(unsigned size, bool tail)
+{
+	return size <= 5 ? 0 : size - 5 + (tail ? 1 : 0);
+}
+
+/* the multi-byte NOPs of the target's longest kind */
+void emit_nops(AsmPrinter &ap, const MCSubtargetInfo &sti, unsigned bytes)
+{
+	ap.OutStreamer->emitNops(bytes, 0, SMLoc(), sti);
+}
+
 } // namespace
 
 const mv_arch mv_arch_x86_64 = {
 	"x86-64", MV_MACHINE_X86_64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
-	emit_pad, emit_entry_nop, stub, nullptr,
+	emit_pad, emit_entry_nop, stub, nullptr, pad_bytes, emit_nops,
 };

@@ -147,3 +147,57 @@ bool mv_arch_write_stub(FILE *out, const std::string &name, tree sw,
 	fprintf(out, "\tbr\tx16\n");
 	return true;
 }
+
+/*
+ * PC-relative references in a variant (gcc/inline.cc).  The small code
+ * model reaches a symbol with adrp (its 4 KiB page, relative to the
+ * instruction's page), then an add or load of :lo12:, which does not
+ * depend on where the code runs; the GOT is reached the same way.  So
+ * each (high ...) is an adrp to relocate, labelled before the
+ * instruction; lo_sum needs nothing.  Anything else that names a symbol
+ * (adr or literal loads of the tiny model, TLS sequences) is refused.
+ */
+int mv_arch_pc_relative(rtx_insn *insn, mv_arch_reloc *r)
+{
+	int high = 0, other = 0;
+	subrtx_iterator::array_type array;
+	FOR_EACH_SUBRTX(it, array, PATTERN(insn), ALL) {
+		const_rtx x = *it;
+		if (GET_CODE(x) == HIGH) {
+			high++;
+			it.skip_subrtxes();
+		} else if (GET_CODE(x) == LO_SUM) {
+			it.skip_subrtxes();
+		} else if (GET_CODE(x) == SYMBOL_REF || GET_CODE(x) == LABEL_REF) {
+			other++;
+		}
+	}
+	if (!high && !other)
+		return 0;
+	if (other || high != 1)
+		return -1;
+	r->kind = MV_RELOC_AARCH64_ADRP;
+	r->after = false;
+	r->field = 0;
+	return 1;
+}
+
+/* bl and b are one instruction, ret one more; sizes round up to whole
+ * instructions. */
+unsigned mv_arch_call_len(rtx_insn *)
+{
+	return 4;
+}
+
+unsigned mv_arch_pad_bytes(unsigned, bool tail, unsigned size)
+{
+	size = (size + 3) & ~3u;
+	return size <= 4 ? 0 : size - 4 + (tail ? 4 : 0);
+}
+
+/* gas has no .nops for AArch64 and .rept needs its count at once; .fill
+ * takes it at the end (objdump shows the nops as .word: data mapping) */
+std::string mv_arch_nops(const std::string &bytes)
+{
+	return "\t.fill " + bytes + "/4, 4, 0xd503201f";
+}

@@ -151,3 +151,88 @@ bool mv_arch_write_stub(FILE *out, const std::string &name, tree,
 	fprintf(out, "\t.p2align 4, 0xcc\n");
 	return true;
 }
+
+/*
+ * PC-relative references in a variant (gcc/inline.cc).  In 64-bit code a
+ * memory operand whose address is a symbol (plus a constant), with no
+ * base or index register, is %rip-relative: the disp32 that follows its
+ * ModRM byte, and after that only the instruction's immediate.  So the
+ * field lies 4 + (immediate bytes) before the instruction's end, where
+ * the label goes; the runtime checks the ModRM byte before it
+ * (mod 00, r/m 101).  Anything less plain (a symbol outside memory,
+ * which is lea sym(%rip) or an absolute immediate depending on -fPIC; a
+ * symbol beside a register; two references) is refused.
+ */
+namespace {
+
+bool symbolic(const_rtx x)
+{
+	subrtx_iterator::array_type array;
+	FOR_EACH_SUBRTX(it, array, x, ALL) {
+		const_rtx y = *it;
+		if (REG_P(y))
+			return false;
+		if (GET_CODE(y) == SYMBOL_REF && SYMBOL_REF_TLS_MODEL(y))
+			return false;
+	}
+	return true;
+}
+
+bool has_symbol(const_rtx x)
+{
+	subrtx_iterator::array_type array;
+	FOR_EACH_SUBRTX(it, array, x, ALL)
+		if (GET_CODE(*it) == SYMBOL_REF || GET_CODE(*it) == LABEL_REF)
+			return true;
+	return false;
+}
+
+} // namespace
+
+int mv_arch_pc_relative(rtx_insn *insn, mv_arch_reloc *r)
+{
+	rtx pat = PATTERN(insn);
+	if (!has_symbol(pat))
+		return 0;
+	int rip = 0, other = 0;
+	const_rtx first = NULL_RTX;
+	subrtx_iterator::array_type array;
+	FOR_EACH_SUBRTX(it, array, pat, ALL) {
+		const_rtx x = *it;
+		if (MEM_P(x) && has_symbol(XEXP(x, 0))) {
+			/* a read-modify-write names its one operand twice */
+			if (!symbolic(XEXP(x, 0)))
+				other++;
+			else if (!first || !rtx_equal_p(first, XEXP(x, 0)))
+				rip++;
+			first = first ? first : XEXP(x, 0);
+			it.skip_subrtxes();
+		} else if (GET_CODE(x) == SYMBOL_REF || GET_CODE(x) == LABEL_REF) {
+			other++;
+		}
+	}
+	if (other > 0 || rip != 1)
+		return -1;
+	r->kind = MV_RELOC_X86_RIP32;
+	r->after = true;
+	r->field = -(4 + get_attr_length_immediate(insn));
+	return 1;
+}
+
+/* call rel32 is 5 bytes, call *sw(%rip) 6; ret 1. */
+unsigned mv_arch_call_len(rtx_insn *insn)
+{
+	rtx call = get_call_rtx_from(insn);
+	return call && MEM_P(XEXP(call, 0)) && MEM_P(XEXP(XEXP(call, 0), 0)) ? 6 : 5;
+}
+
+unsigned mv_arch_pad_bytes(unsigned call_len, bool tail, unsigned size)
+{
+	return size <= call_len ? 0 : size - call_len + (tail ? 1 : 0);
+}
+
+/* gas lays the NOPs out when it knows their number, at the end */
+std::string mv_arch_nops(const std::string &bytes)
+{
+	return "\t.nops " + bytes;
+}

@@ -88,6 +88,16 @@ int mv_arch_decode(const uint8_t *code, size_t avail, uintptr_t addr,
 	return 0;
 }
 
+int mv_arch_padding(const uint8_t *code, size_t len)
+{
+	if (len % 4)
+		return 0;
+	for (size_t i = 0; i < len; i += 4)
+		if (get(code + i) != NOP)
+			return 0;
+	return 1;
+}
+
 int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
 		   uintptr_t target)
 {
@@ -358,4 +368,54 @@ int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 		return 0;
 	}
 	return -1;
+}
+
+/*
+ * Copies of variants.  An adrp (MV_RELOC_AARCH64_ADRP) computes a 4 KiB
+ * page relative to its own page, so its immediate is recomputed for the
+ * page the copy lies in: the page it named stays the same.  The :lo12:
+ * add or load after it needs nothing.  After a copy at a call site: a nop
+ * up to the region's end, or a b there when more than one would be
+ * needed.  A tail call's copy ends with a ret.
+ */
+int mv_arch_fits(const struct mv_insn *insn, size_t len, size_t region_len)
+{
+	return len % 4 == 0 && len + (insn->is_jmp ? 4 : 0) <= region_len;
+}
+
+enum { OP_ADRP = 0x90000000, MASK_ADR = 0x9f000000 };
+
+int mv_arch_relocate(uint8_t *code, size_t len, const struct mv_desc_reloc *r,
+		     uintptr_t from, uintptr_t to)
+{
+	uint32_t i;
+	int64_t imm, page, pages;
+
+	if (r->kind != MV_RELOC_AARCH64_ADRP || r->offset % 4 || (size_t)r->offset + 4 > len)
+		return -1;
+	i = get(code + r->offset);
+	if ((i & MASK_ADR) != OP_ADRP)
+		return -1;
+	imm = ((int64_t)(((i >> 5) & 0x7ffff) << 2 | ((i >> 29) & 3)) << 43) >> 43;
+	page = (int64_t)((from + r->offset) & ~(uintptr_t)0xfff) + imm * 4096;
+	pages = (page - (int64_t)((to + r->offset) & ~(uintptr_t)0xfff)) / 4096;
+	if (pages < -(1LL << 20) || pages >= (1LL << 20))
+		return -1;
+	i &= ~(0x7ffffu << 5 | 3u << 29);
+	i |= ((uint32_t)pages & 3) << 29 | (((uint32_t)pages >> 2) & 0x7ffff) << 5;
+	put(code + r->offset, i);
+	return 0;
+}
+
+void mv_arch_finish_copy(uint8_t *buf, size_t len, size_t region_len,
+			 const struct mv_insn *insn)
+{
+	size_t n = region_len - len;
+
+	for (size_t k = len; k < region_len; k += 4)
+		put(buf + k, NOP);
+	if (insn->is_jmp)
+		put(buf + len, RET);
+	else if (n > 4)
+		put(buf + len, OP_B | (uint32_t)(n / 4));
 }

@@ -162,6 +162,42 @@ int mv_arch_decode(const uint8_t *code, size_t avail, uintptr_t addr,
  * 64-bit mode) rather than a 5-byte branch plus a NOP: it stays a single
  * instruction, so no thread can ever be stopped in the middle of the site.
  */
+/* The length of the NOP at p (at most avail bytes), or 0: operand-size
+ * and CS prefixes, then 90 (after a 66) or 0f 1f with a ModRM operand
+ * whose SIB and displacement bytes are zero, as assemblers emit them. */
+static size_t nop_len(const uint8_t *p, size_t avail)
+{
+	static const uint8_t extra[] = { [0x00] = 0, [0x40] = 1, [0x44] = 2,
+					 [0x80] = 4, [0x84] = 5 };
+	size_t n = 0;
+
+	while (n < avail && n < 14 && (p[n] == 0x66 || p[n] == PFX_CS))
+		n++;
+	if (n < avail && p[n] == 0x90)
+		return n == 0 || p[n - 1] == 0x66 ? n + 1 : 0;
+	if (n + 3 > avail || p[n] != 0x0f || p[n + 1] != 0x1f)
+		return 0;
+	uint8_t modrm = p[n + 2];
+	if (modrm != 0x00 && modrm != 0x40 && modrm != 0x44 && modrm != 0x80 &&
+	    modrm != 0x84)
+		return 0;
+	size_t len = n + 3 + extra[modrm];
+	if (len > avail || len > 15)
+		return 0;
+	for (size_t i = n + 3; i < len; i++)
+		if (p[i])
+			return 0;
+	return len;
+}
+
+int mv_arch_padding(const uint8_t *code, size_t len)
+{
+	for (size_t i = 0, n; i < len; i += n)
+		if (!(n = nop_len(code + i, len - i)))
+			return 0;
+	return 1;
+}
+
 int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
 		   uintptr_t target)
 {
@@ -426,4 +462,60 @@ int mv_arch_live_safe(const uint8_t *old, const uint8_t *new, size_t len)
 {
 	(void)old, (void)new, (void)len;
 	return 1;
+}
+
+/*
+ * Copies of variants.  A field MV_RELOC_X86_RIP32 is the disp32 right
+ * after a ModRM byte of mod 00 and r/m 101 (%rip-relative); it is
+ * relative to the end of its instruction, which moves with the copy, so
+ * the distance the copy moves is added to it.  After a copy at a call
+ * site: one NOP up to the region's end, or a short jump there when more
+ * than one NOP would be needed.  A tail call's copy ends with a return
+ * (the bytes after it never run).
+ */
+int mv_arch_fits(const struct mv_insn *insn, size_t len, size_t region_len)
+{
+	return len + (insn->is_jmp ? 1 : 0) <= region_len;
+}
+
+int mv_arch_relocate(uint8_t *code, size_t len, const struct mv_desc_reloc *r,
+		     uintptr_t from, uintptr_t to)
+{
+	int64_t d;
+
+	if (r->kind != MV_RELOC_X86_RIP32 || r->offset < 2 || (size_t)r->offset + 4 > len ||
+	    (code[r->offset - 1] & 0xc7) != 0x05)
+		return -1;
+	d = (int64_t)get32(code + r->offset) + (int64_t)(from - to);
+	if (d != (int32_t)d)
+		return -1;
+	put32(code + r->offset, (int32_t)d);
+	return 0;
+}
+
+/* The multi-byte NOPs longer than a call site, indexed by length - 7. */
+static const uint8_t long_nops[4][10] = {
+	{ 0x0f, 0x1f, 0x80, 0, 0, 0, 0 },
+	{ 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 },
+	{ 0x66, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 },
+	{ 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 },
+};
+
+void mv_arch_finish_copy(uint8_t *buf, size_t len, size_t region_len,
+			 const struct mv_insn *insn)
+{
+	size_t n = region_len - len;
+
+	if (insn->is_jmp) {
+		buf[len] = OP_RET;
+		memset(buf + len + 1, 0xcc, n - 1);     /* never runs */
+	} else if (n > 10) {
+		buf[len] = 0xeb;                        /* jmp rel8 to the end */
+		buf[len + 1] = (uint8_t)(n - 2);
+		memset(buf + len + 2, 0xcc, n - 2);     /* never runs */
+	} else if (n > MV_ARCH_SITE_MAX) {
+		memcpy(buf + len, long_nops[n - 7], n);
+	} else {
+		fill_nop(buf + len, n);
+	}
 }

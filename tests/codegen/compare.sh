@@ -10,7 +10,9 @@ set -u
 mvcc=$1 cc=$2 src=$3; shift 3
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 
-body() { # asm-file function: its instructions, .L labels renumbered
+body() { # asm-file function: its instructions, .L labels renumbered; a
+	# label nothing in the function refers to makes no code and is left
+	# out (the plugin labels what inlining copies: gcc/inline.cc)
 	awk -v f="$2" '
 		# comments, which clang writes many of ("# " on x86-64, "//"
 		# on AArch64, where "#1" is an immediate and stays)
@@ -19,15 +21,29 @@ body() { # asm-file function: its instructions, .L labels renumbered
 		on && (/^\t\.size\t/ || /^\.Lfunc_end/) { exit }
 		on && $0 != "" && !/^\t\./ && !/^\.LF[BE]/ && !/^\.LVL/ && !/^\.LCFI/ &&
 		!/^\.Ltmp/ {
-			line = $0
-			out = ""
-			while (match(line, /\.L[A-Za-z]*[0-9]+/)) {
-				l = substr(line, RSTART, RLENGTH)
-				if (!(l in n)) n[l] = "L" ++k
-				out = out substr(line, 1, RSTART - 1) n[l]
-				line = substr(line, RSTART + RLENGTH)
+			lines[++m] = $0
+			if ($0 !~ /^\.L[A-Za-z]*[0-9]+:$/) {
+				line = $0
+				while (match(line, /\.L[A-Za-z]*[0-9]+/)) {
+					used[substr(line, RSTART, RLENGTH)] = 1
+					line = substr(line, RSTART + RLENGTH)
+				}
 			}
-			print out line
+		}
+		END {
+			for (i = 1; i <= m; i++) {
+				line = lines[i]
+				if (line ~ /^\.L[A-Za-z]*[0-9]+:$/ && !(substr(line, 1, length(line) - 1) in used))
+					continue
+				out = ""
+				while (match(line, /\.L[A-Za-z]*[0-9]+/)) {
+					l = substr(line, RSTART, RLENGTH)
+					if (!(l in n)) n[l] = "L" ++k
+					out = out substr(line, 1, RSTART - 1) n[l]
+					line = substr(line, RSTART + RLENGTH)
+				}
+				print out line
+			}
 		}' "$1"
 }
 

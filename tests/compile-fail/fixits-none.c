@@ -32,7 +32,7 @@ __attribute__((multiverse)) inline int k(always_inline) { return 0; }
 // expect-error: @4 'mode' is 'const'
 // expect-error: @5 'a' is 'const'
 // expect-error: @6 'c' is thread-local
-// expect-error: @8 'f': the 'multiverse' attribute takes no arguments on a function
+// expect-error: @8 'f': the 'multiverse' attribute takes no arguments on a function but '("inline", N)'
 // expect-error: @10 'tx' is thread-local
 // expect-clang-error: @4 multiverse: switch 'mode' is const
 // expect-clang-error: @5 multiverse: switch 'a' is const

@@ -37,7 +37,8 @@ static void set(const struct config *c)
 static void check_reported(int committed, const struct config *bound,
 			   const struct config *now, const char *when)
 {
-	void *const fns[] = { (void *)calc, (void *)konst, (void *)ksmall, (void *)hook, &op };
+	void *const fns[] = { (void *)calc, (void *)konst, (void *)ksmall, (void *)hook, &op,
+			      (void *)mix };
 	const struct config *c = committed ? bound : now;
 	long before = atomic_load(&live_failures);
 

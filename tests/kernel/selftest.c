@@ -98,14 +98,14 @@ static u8 *find_site(void)
 	mv_lock();
 	f = mv_sync() < 0 ? NULL : mv_find_fn(mv_selftest_vmlinux);
 	for (size_t i = 0; f && i < f->n_sites && !site; i++) {
-		const struct mv_area *a = &mv.sites[f->site0 + i].area;
+		struct mv_area *a = &mv.sites[f->site0 + i].area;
 
 		unsigned long size, offset, at = (unsigned long)a->addr;
 
 		if (kallsyms_lookup_size_offset(at, &size, &offset) &&
 		    at - offset == (unsigned long)mv_selftest_calls) {
 			site = a->addr;
-			memcpy(site_orig, a->orig, sizeof site_orig);
+			memcpy(site_orig, mv_orig(a), sizeof site_orig);
 		}
 	}
 	mv_unlock();

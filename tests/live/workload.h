@@ -15,6 +15,10 @@
  *            or $-1,%rax, two different instructions (movz/movn on AArch64)
  *   hook     an empty body (NOP at a call site, ret at a tail call) or a
  *            body that counts the call
+ *   mix      padded call sites (multiverse("inline", 24)), on kmode: a
+ *            copy of the variant, several instructions with a PC-relative
+ *            load, fills the site (runtime/region.c), direct call and
+ *            tail call
  *
  * Every configuration gives a result a worker can check without knowing
  * which configuration is active, and the configurations never give the same
@@ -52,6 +56,12 @@ __attribute__((multiverse)) int konst(void) { return kmode ? K_1 : K_0; }
 __attribute__((multiverse)) long ksmall(void) { return kmode ? -1 : 0; }
 __attribute__((multiverse)) void hook(unsigned long *hits) { if (hook_on) ++*hits; }
 
+long mix_base = 0x3c5a1;        /* read PC-relative by both variants */
+#define MIX_1(x) ((x) * 9 + 0x3c5a1)
+#define MIX_0(x) (((x) ^ 0x3c5a1) - 3)
+__attribute__((multiverse("inline", 24))) long mix(long x);
+__attribute__((multiverse)) long mix(long x) { return kmode ? x * 9 + mix_base : (x ^ mix_base) - 3; }
+
 /* The targets of op; calc is one too, so a committed op site calls a
  * multiversed generic whose entry is patched as well. */
 __attribute__((noipa)) int op_add(int x) { return x + 1000; }
@@ -71,6 +81,8 @@ __attribute__((noipa)) long call_ksmall(void) { return ksmall() + 2; }
 __attribute__((noipa)) long tail_ksmall(void) { return ksmall(); }
 __attribute__((noipa)) void call_hook(unsigned long *h) { hook(h); __asm__ volatile(""); }
 __attribute__((noipa)) void tail_hook(unsigned long *h) { hook(h); }
+__attribute__((noipa)) long call_mix(long x) { return mix(x) + 1; }
+__attribute__((noipa)) long tail_mix(long x) { return mix(x); }
 
 /*
  * The same sites again, each placed across a cache-line boundary: the
@@ -123,6 +135,7 @@ static inline int op_ok(int x, int r)
 	return r == x + 1000 || r == (x ^ 0x5a5a) || calc_ok(x, r);
 }
 static inline int konst_ok(int r) { return r == K_1 || r == K_0; }
+static inline int mix_ok(long x, long r) { return r == MIX_1(x) || r == MIX_0(x); }
 static inline int ksmall_ok(long r) { return r == 0 || r == -1; }
 
 /* --- worker threads ------------------------------------------------------ */
@@ -184,6 +197,8 @@ static void *workload_worker(void *arg)
 		l = tail_ksmall();      WCHECK(ksmall_ok(l), "tail_ksmall", 0, l);
 		l = p_ksmall();         WCHECK(ksmall_ok(l), "ksmall via pointer", 0, l);
 		l = ksmall();           WCHECK(ksmall_ok(l), "ksmall", 0, l);
+		l = call_mix(x) - 1;    WCHECK(mix_ok(x, l), "call_mix", x, l);
+		l = tail_mix(x);        WCHECK(mix_ok(x, l), "tail_mix", x, l);
 		r = x_call_calc(x) - 1; WCHECK(calc_ok(x, r), "x_call_calc", x, r);
 		r = x_tail_calc(x);     WCHECK(calc_ok(x, r), "x_tail_calc", x, r);
 		r = x_call_op(x) + 1;   WCHECK(op_ok(x, r), "x_call_op", x, r);
@@ -253,8 +268,9 @@ static inline void workload_flip(unsigned *s)
 static inline int workload_api(unsigned *s, const char **what)
 {
 	void *const vars[] = { &sel, &kmode, &hook_on, &op };
-	void *const fns[] = { (void *)calc, (void *)konst, (void *)ksmall, (void *)hook, &op };
-	unsigned r = live_rand(s), v = (r >> 8) % 4, f = (r >> 8) % 5;
+	void *const fns[] = { (void *)calc, (void *)konst, (void *)ksmall, (void *)hook, &op,
+			      (void *)mix };
+	unsigned r = live_rand(s), v = (r >> 8) % 4, f = (r >> 8) % 6;
 
 	switch (r % 8) {
 	case 0: case 1: case 2:
@@ -335,6 +351,8 @@ static inline void workload_expect(int c_sel, int c_kmode, int c_hook, int (*c_o
 		LIVE_CHECK_EQ(OPAQUE(&calc)(x), want);
 		LIVE_CHECK_EQ(call_op(x) + 1, want_op);
 		LIVE_CHECK_EQ(tail_op(x), want_op);
+		LIVE_CHECK_EQ(call_mix(x) - 1, c_kmode ? MIX_1(x) : MIX_0(x));
+		LIVE_CHECK_EQ(tail_mix(x), c_kmode ? MIX_1(x) : MIX_0(x));
 	}
 	LIVE_CHECK_EQ(call_konst() ^ 1, c_kmode ? K_1 : K_0);
 	LIVE_CHECK_EQ(tail_konst(), c_kmode ? K_1 : K_0);
@@ -351,7 +369,8 @@ static inline void workload_expect(int c_sel, int c_kmode, int c_hook, int (*c_o
 /* After a revert: nothing committed, no site given up, text as on disk. */
 static inline void workload_check_pristine(void)
 {
-	void *const fns[] = { (void *)calc, (void *)konst, (void *)ksmall, (void *)hook };
+	void *const fns[] = { (void *)calc, (void *)konst, (void *)ksmall, (void *)hook,
+			      (void *)mix };
 
 	for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
 		const struct mv_info_fn *fi = multiverse_info_fn(fns[i]);

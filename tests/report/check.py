@@ -36,7 +36,7 @@ report = {}
 for line in open(f"{d}/report.json"):
     o = json.loads(line)
     report[o["function"]] = o
-if sorted(report) != ["dyn", "none", "spec", "wide"]:
+if sorted(report) != ["dyn", "none", "small", "spec", "wide"]:
     fail(f"functions reported: {sorted(report)}")
 merging = opt != "-O0"
 
@@ -62,6 +62,25 @@ if "12 variants, more than max-variants (8)" not in (wide.get("generic_only") or
     fail(f"wide: {wide.get('generic_only')}")
 if report.get("none", {}).get("variants_made") != 0:
     fail(f"none: {report.get('none')}")
+
+# Inlining: GCC analyses each variant's final code; Clang's plugin does
+# not yet (every variant "not analysed", no call padded).
+gcc = "clang" not in cc
+small = report.get("small", {})
+if gcc and merging:
+    if any(not v["inlinable"] or not v["inline_bytes"] for v in small.get("variants", [])) or \
+       small.get("calls") != 1 or small.get("padded_calls") != 1 or \
+       small.get("site_size") != max(v["inline_bytes"] for v in small.get("variants", [{"inline_bytes": 0}])):
+        fail(f"small's inlining: {small}")
+    if any(v["inlinable"] or v["not_inlinable"] != "makes a call" for v in spec.get("variants", [])):
+        fail(f"spec's variants call none(), so they cannot be inlined: {spec.get('variants')}")
+elif gcc:   # -O0: every variant has a frame
+    if any(v["inlinable"] or v["not_inlinable"] != "uses the stack" for v in small.get("variants", [])):
+        fail(f"small at -O0: {small.get('variants')}")
+else:
+    if any(v["inlinable"] or v["not_inlinable"] != "not analysed" for v in small.get("variants", [])) or \
+       small.get("padded_calls"):
+        fail(f"small under Clang: {small}")
 
 # The bytes: each variant's symbol size in the object; Clang's plugin
 # cannot measure them, and says null.

@@ -2,7 +2,7 @@
 /* What the compile report must say (check.py): a function specialized on
  * two switches whose variants partly merge at -O2, one whose switches
  * are written or read through a pointer, one over the variant limit
- * (max-variants=8), one that reads no switch. */
+ * (max-variants=8), one that reads no switch (and one more at the end). */
 #include <multiverse.h>
 
 MULTIVERSE_VALUES(0, 1, 2) int mode;
@@ -37,4 +37,17 @@ MULTIVERSE int wide(int x)
 MULTIVERSE int none(int x)
 {
 	return x + 1;
+}
+
+/* Variants that may be copied into their call sites: GCC's report says
+ * so, and the call below is padded for them. */
+int base;
+MULTIVERSE int small(int x)
+{
+	return fast ? x * 3 + base : x * 2 - base;
+}
+
+int use_small(int x)
+{
+	return small(x) + 1;
 }

@@ -26,6 +26,7 @@ static const char *const area_states[] = {
 	[MV_AREA_UNRESOLVED] = "unresolved", [MV_AREA_INVALID] = "invalid",
 	[MV_AREA_SKIPPED] = "skipped", [MV_AREA_ORIG] = "original",
 	[MV_AREA_BRANCH] = "patched", [MV_AREA_INLINED] = "inlined",
+	[MV_AREA_COPIED] = "inlined",
 };
 
 static void show_sites(struct seq_file *m, size_t site0, size_t n)

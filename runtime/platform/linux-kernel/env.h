@@ -42,4 +42,8 @@ typedef long intptr_t;
 /* The API's symbols are exported to modules by api.c. */
 #define MV_API
 
+/* Padded call sites are bound by their call only, for now: the kernel's
+ * text_poke_bp emulates single instructions (docs/kernel.md). */
+#define MV_PLATFORM_REGIONS 0
+
 #endif

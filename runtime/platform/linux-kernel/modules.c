@@ -31,7 +31,7 @@
 
 /* kernel/module/main.c finds the sections with these record sizes. */
 _Static_assert(sizeof(struct mv_desc_var) == 32 && sizeof(struct mv_desc_fn) == 40 &&
-	       sizeof(struct mv_desc_site) == 16, "the module loader's record sizes");
+	       sizeof(struct mv_desc_site) == 24, "the module loader's record sizes");
 
 static struct mv_module records_of(const struct module *mod)
 {

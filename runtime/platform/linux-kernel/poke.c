@@ -38,6 +38,13 @@ int mv_poke_reserve(size_t n_areas)
 	return 0;
 }
 
+/* Regions (runtime/region.c) are not set up in the kernel yet
+ * (MV_PLATFORM_REGIONS). */
+int mv_poke_copies_allowed(void)
+{
+	return 0;
+}
+
 /* Refuses, before anything is written, what the architecture's text
  * patching cannot write: the core chooses other forms where it can
  * (mv_poke_writable), so this only meets areas changed behind its back. */
@@ -47,9 +54,9 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 
 	if (a->queued)
 		return 0;
-	if (!mv_poke_writable(a->cur, a->len) || !mv_poke_writable(bytes, a->len))
+	if (!mv_poke_writable(mv_cur(a), a->len) || !mv_poke_writable(bytes, a->len))
 		return mv_error(-EINVAL, "area at %pS: the kernel's text patching cannot change %s into %s; nothing was written",
-				a->addr, mv_hex(old, a->cur, a->len), mv_hex(new, bytes, a->len));
+				a->addr, mv_hex(old, mv_cur(a), a->len), mv_hex(new, bytes, a->len));
 	if (n_queue == cap_queue)
 		return mv_error(-ENOMEM, "out of memory queueing a patch; nothing was written");
 	a->queued = 1;
@@ -59,9 +66,9 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 	return 0;
 }
 
-int mv_poke_matches(const struct mv_area *a)
+int mv_poke_matches(struct mv_area *a)
 {
-	return !memcmp(a->addr, a->cur, a->len);
+	return !memcmp(a->addr, mv_cur(a), a->len);
 }
 
 static void drop_queue(void)
@@ -90,7 +97,7 @@ int mv_poke_flush(void)
 	for (size_t i = 0; i < n_queue && !err; i++) {
 		struct mv_area *a = queue[i].area;
 
-		memcpy(a->cur, queue[i].bytes, a->len);
+		memcpy(mv_cur(a), queue[i].bytes, a->len);
 		a->state = queue[i].state;
 	}
 	drop_queue();

@@ -37,4 +37,8 @@
 /* How messages print an address: "%" MV_PRIaddr. */
 #define MV_PRIaddr "p"
 
+/* Padded call sites may receive copies of variants (runtime/region.c):
+ * the protocol parks the other threads for it (poke.c, stop.c). */
+#define MV_PLATFORM_REGIONS 1
+
 #endif

@@ -43,13 +43,33 @@ int mv_cpu_sync(void);
  * Parks every other thread where it runs none of the text, until
  * mv_world_resume(); then each fetches the text anew.  For changes that
  * the architecture does not let running threads see happen
- * (mv_arch_live_safe).  mv_trap_ready() must have succeeded.  While the
+ * (mv_arch_live_safe), and changes of several instructions (regions,
+ * runtime/region.c): then inside(pc) says whether pc lies inside one,
+ * and the stop succeeds only with no thread there nor in a handler.  mv_trap_ready() must have succeeded.  While the
  * others are parked, the caller must not allocate or take a lock that one
  * of them may hold; messages are kept until the resume.  Returns 0, or a
  * negative errno value (reported) with no thread parked.
  */
-int mv_world_stop(void);
+int mv_world_stop(int (*inside)(uintptr_t pc));
 void mv_world_resume(void);
+
+/*
+ * The in-handler mark: a signal the runtime adds to the mask of every
+ * signal handler the application installs (trap.c), and keeps out of
+ * every mask it sets otherwise, so that a thread's mask holds it exactly
+ * while the thread runs a handler.  A parked thread whose interrupted
+ * mask holds it may have interrupted code further out, which no one can
+ * see; mv_world_stop() with inside waits for it to leave (stop.c).  The
+ * signal itself is never sent.
+ */
+#define MV_MARK_SIGNAL 64
+
+/* Gives every installed handler the mark; returns the first signal whose
+ * handler lacked it (installed by the system call, unseen), or 0. */
+int mv_trap_mark_handlers(void);
+
+/* Whether another thread blocks the in-handler mark now (trap.c). */
+int mv_trap_thread_marked(void);
 
 /* Makes every thread able to take the breakpoint trap, or says why not:
  * installs the trap handler (again, if the application replaced it) and
@@ -73,6 +93,8 @@ void mv_signals_release(void);
 /* trap-tables.c: what the trap handler reads, swapped in whole */
 struct mv_trap_area {
 	uintptr_t addr;
+	uintptr_t emu;                /* where that instruction is: addr, or
+					 a region's call (poke.c) */
 	uint8_t len;
 	uint8_t bytes[MV_AREA_MAX];   /* the instruction the trap emulates */
 };
@@ -91,16 +113,19 @@ void mv_trap_publish_stuck(void);
 struct mv_trap_table *mv_trap_known_spare(void);       /* to fill, then: */
 void mv_trap_publish_known(void);
 int mv_poke_trap(struct mv_cpu *cpu);                  /* the handler's part */
+void mv_poke_lost_trap(struct mv_cpu *cpu);            /* for other SIGTRAPs */
 void mv_trap_tables_forked(void);                      /* in a fork() child */
 
-/* For the SIGTRAP handler: if si is the signal of mv_world_stop(), waits
- * until mv_world_resume() and returns 1; otherwise returns 0. */
-int mv_linux_park(const siginfo_t *si);
+/* For the SIGTRAP handler: if si is the signal of mv_world_stop(), notes
+ * where the thread was interrupted (pc, and whether in a signal handler)
+ * and waits until mv_world_resume(), and returns 1; otherwise returns 0. */
+int mv_linux_park(const siginfo_t *si, uintptr_t pc, int in_handler);
 
 /* Threads: in /proc/self/status, or -1 if it cannot be read; and
  * /proc/self/task/TID/NAME read into buf, 0 if the thread is gone.  Both
  * take no lock and allocate nothing. */
 long mv_linux_thread_count(void);
+int mv_linux_traced(void);
 int mv_linux_task_file(const char *tid, const char *name, char *buf, size_t size);
 
 #endif

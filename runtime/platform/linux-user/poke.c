@@ -28,7 +28,9 @@
  * thread after it.  So each execution of an area runs its old or its new
  * instruction, never a mix.  No thread can be inside an area: areas
  * always hold one instruction (entry NOP or jmp, call, jmp, inlined
- * constant or NOP, or a ret followed by padding that never runs).
+ * constant or NOP, or a ret followed by padding that never runs); the
+ * regions of padded sites, which hold several, are changed only with
+ * the other threads parked outside them (write_stopped(), region.c).
  *
  * A thread whose trap is handled only after step 4 (it was descheduled in
  * between) finds no breakpoint any more.  The handler sends it back to the
@@ -65,7 +67,9 @@
  * reports.
  *
  * Nothing here allocates during a batch: every buffer is sized for all
- * the areas of the tables before they grow (mv_poke_reserve).
+ * the areas of the tables before they grow (mv_poke_reserve).  (Deciding
+ * whether a batch may make copies, mv_poke_copies_allowed(), lists the
+ * threads with opendir(); if that fails, no copy is made.)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,13 +84,25 @@
 struct poke {
 	uintptr_t at;                   /* area->addr: the queue sorts by it */
 	struct mv_area *area;
-	uint8_t bytes[MV_AREA_MAX];     /* what the current step writes */
-	uint8_t want[MV_AREA_MAX];      /* what the batch wants */
+	uint8_t b_bytes[MV_AREA_MAX];   /* what the current step writes */
+	uint8_t b_want[MV_AREA_MAX];    /* what the batch wants */
 	uint8_t state;
 };
 
+/* A region keeps these buffers with its bytes (internal.h). */
+static uint8_t *bytes_of(struct poke *p)
+{
+	return p->area->wide ? mv_wide_buf(p->area, 0) : p->b_bytes;
+}
+
+static uint8_t *want_of(struct poke *p)
+{
+	return p->area->wide ? mv_wide_buf(p->area, 1) : p->b_want;
+}
+
 static struct poke *queue, *sort_buf;
 static int others = -1;         /* other threads exist; -1: not asked yet */
+static int copies = -1;         /* copies may be made; -1: not asked yet */
 static int stop_world;          /* a change no running thread may see */
 static size_t n_queue, cap_queue;
 static uint8_t *page_buf;
@@ -101,7 +117,7 @@ int mv_poke_reserve(size_t n_areas)
 
 	if (!page_buf) {
 		page_size = (size_t)sysconf(_SC_PAGESIZE);
-		if (!(page_buf = malloc(page_size + MV_AREA_MAX)))
+		if (!(page_buf = malloc(page_size + MV_REGION_MAX)))
 			return -ENOMEM;
 	}
 	if (n_areas > cap_queue) {
@@ -134,11 +150,12 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 	a->queued = 1;
 	queue[n_queue].at = (uintptr_t)a->addr;
 	queue[n_queue].area = a;
-	memcpy(queue[n_queue].bytes, bytes, a->len);
-	memcpy(queue[n_queue].want, bytes, a->len);
+	memcpy(bytes_of(&queue[n_queue]), bytes, a->len);
+	memcpy(want_of(&queue[n_queue]), bytes, a->len);
 	queue[n_queue].state = state;
 	n_queue++;
-	if (!mv_arch_live_safe(a->stuck ? a->alt : a->cur, bytes, a->len))
+	/* a region holds several instructions: see write_stopped() */
+	if (a->wide || !mv_arch_live_safe(a->stuck ? mv_alt(a) : mv_cur(a), bytes, a->len))
 		stop_world = 1;
 	return 0;
 }
@@ -153,11 +170,26 @@ static int other_threads(void)
 	return others;
 }
 
+/*
+ * Whether this batch may put new copies of variants into regions.  Not
+ * under a debugger: its breakpoints in a variant would be copied along
+ * (and would stop firing for the copies).  With other threads, only if
+ * none blocks the in-handler mark, which would make every stop that
+ * changes a copy wait for it in vain (a mask set behind our back), so
+ * that the copy could not be taken out again.  Asked once per batch.
+ */
+int mv_poke_copies_allowed(void)
+{
+	if (copies < 0)
+		copies = !mv_linux_traced() && (!other_threads() || !mv_trap_thread_marked());
+	return copies;
+}
+
 /* Whether the text of a holds what the runtime left there: what it last
  * wrote, or for a stuck area what the failed batch left (read back). */
-int mv_poke_matches(const struct mv_area *a)
+int mv_poke_matches(struct mv_area *a)
 {
-	return !memcmp(a->addr, a->stuck ? a->alt : a->cur, a->len);
+	return !memcmp(a->addr, a->stuck ? mv_alt(a) : mv_cur(a), a->len);
 }
 
 enum step { BREAKPOINTS, TAILS, HEADS, WHOLE };
@@ -179,14 +211,14 @@ static int write_step(enum step step)
 		}
 		memcpy(page_buf, (const void *)start, end - start);
 		for (size_t k = i; k < j; k++) {
-			const struct poke *p = &queue[k];
+			struct poke *p = &queue[k];
 			uint8_t *at = page_buf + ((uintptr_t)p->area->addr - start);
 
 			switch (step) {
 			case BREAKPOINTS: memcpy(at, MV_ARCH_BREAKPOINT, BP); break;
-			case TAILS: memcpy(at + BP, p->bytes + BP, p->area->len - BP); break;
-			case HEADS: memcpy(at, p->bytes, BP); break;
-			case WHOLE: memcpy(at, p->bytes, p->area->len); break;
+			case TAILS: memcpy(at + BP, bytes_of(p) + BP, p->area->len - BP); break;
+			case HEADS: memcpy(at, bytes_of(p), BP); break;
+			case WHOLE: memcpy(at, bytes_of(p), p->area->len); break;
 			}
 		}
 		int err = mv_text_write((void *)start, page_buf, end - start);
@@ -206,9 +238,15 @@ static int one_page(void)
 	return ((uintptr_t)last->addr + last->len - 1) / page_size == first / page_size;
 }
 
-/* Whether areas extend past their breakpoint (x86-64), so that the
- * TAILS step writes anything. */
-#define HAS_TAILS (MV_ARCH_SITE_MAX > BP || MV_ARCH_ENTRY_LEN > BP)
+/* Whether an area extends past its breakpoint (x86-64, and regions), so
+ * that the TAILS step writes anything. */
+static int has_tails(void)
+{
+	for (size_t i = 0; i < n_queue; i++)
+		if (queue[i].area->len > BP)
+			return 1;
+	return 0;
+}
 
 static int write_steps(int sync)
 {
@@ -216,13 +254,31 @@ static int write_steps(int sync)
 	int err = 0;
 
 	for (size_t s = 0; s < 3 && !err; s++) {
-		if (steps[s] == TAILS && !HAS_TAILS)
+		if (steps[s] == TAILS && !has_tails())
 			continue;
 		err = write_step(steps[s]);
 		if (!err && sync)
 			err = mv_cpu_sync();
 	}
 	return err;
+}
+
+/* What a trap at area a emulates: bytes (len bytes), or for a region,
+ * which holds several instructions, its equivalent eq: the call or jump
+ * its body or call stands for, as if at the region's call. */
+static void trap_entry(struct mv_trap_area *t, struct mv_area *a,
+		       const uint8_t *bytes, const uint8_t *eq)
+{
+	t->addr = (uintptr_t)a->addr;
+	if (a->wide) {
+		t->emu = t->addr + a->eq_off;
+		t->len = a->eq_len;
+		memcpy(t->bytes, eq, a->eq_len);
+	} else {
+		t->emu = t->addr;
+		t->len = a->len;
+		memcpy(t->bytes, bytes, a->len);
+	}
 }
 
 /* The queue's areas, emulated as their new bytes (or, old, as what they
@@ -233,10 +289,11 @@ static struct mv_trap_table *trap_batch(int old)
 
 	t->n = n_queue;
 	for (size_t i = 0; i < n_queue; i++) {
-		const struct mv_area *a = queue[i].area;
-		t->a[i].addr = (uintptr_t)a->addr;
-		t->a[i].len = a->len;
-		memcpy(t->a[i].bytes, old ? a->cur : queue[i].bytes, a->len);
+		struct mv_area *a = queue[i].area;
+		if (old)
+			trap_entry(&t->a[i], a, mv_cur(a), a->wide ? mv_wide_eq(a, 0) : 0);
+		else
+			trap_entry(&t->a[i], a, bytes_of(&queue[i]), a->wide ? mv_wide_eq(a, 1) : 0);
 	}
 	return t;
 }
@@ -267,11 +324,9 @@ static void update_stuck_table(int (*keep)(uintptr_t addr, const void *ctx),
 		}
 		if (ta == qa)
 			i++;            /* the queue knows better */
-		const struct mv_area *a = queue[j++].area;
+		struct mv_area *a = queue[j++].area;
 		if (a->stuck) {
-			b->a[n].addr = (uintptr_t)a->addr;
-			b->a[n].len = a->len;
-			memcpy(b->a[n].bytes, a->cur, a->len);
+			trap_entry(&b->a[n], a, mv_cur(a), a->wide ? mv_wide_eq(a, 0) : 0);
 			n++;
 		}
 	}
@@ -327,12 +382,15 @@ void mv_poke_areas_changed(void)
 	struct mv_trap_table *t = mv_trap_known_spare(), *tmp = mv_trap_batch(0);
 	size_t n = 0;
 
-	if (!t || !tmp || t->cap < mv.n_fns + mv.n_sites || tmp->cap < t->cap)
+	if (!t || !tmp || t->cap < mv.n_fns + mv.n_sites + mv.n_regions || tmp->cap < t->cap)
 		return;         /* a failed reservation, already reported */
 	for (size_t i = 0; i < mv.n_fns; i++)
 		t->a[n++].addr = (uintptr_t)mv.fns[i].entry.addr;
-	for (size_t i = 0; i < mv.n_sites; i++)
+	for (size_t i = 0; i < mv.n_sites; i++) {
 		t->a[n++].addr = (uintptr_t)mv.sites[i].area.addr;
+		if (mv.sites[i].region)
+			t->a[n++].addr = (uintptr_t)mv.sites[i].region->addr;
+	}
 	mv_sort(t->a, tmp->a, n, sizeof t->a[0], 1);
 	t->n = n;
 	mv_trap_publish_known();
@@ -345,6 +403,17 @@ static void sort_queue(void)
 	mv_sort(queue, sort_buf, n_queue, sizeof *queue, 1);
 }
 
+/* The area now holds what the batch wanted: its bookkeeping says so. */
+static void take_want(struct poke *p)
+{
+	struct mv_area *a = p->area;
+
+	memcpy(mv_cur(a), want_of(p), a->len);
+	if (a->wide)
+		memcpy(mv_wide_eq(a, 0), mv_wide_eq(a, 1), MV_AREA_MAX);
+	a->state = p->state;
+}
+
 /* After a failed step that could not be rolled back: decides, from what
  * the text holds, whether the batch went forward, and makes the areas'
  * bookkeeping say what runs. */
@@ -355,23 +424,21 @@ static void settle_stuck(void)
 	 * whose new bytes are also its old ones (a stuck area swept with
 	 * the bytes it is reported to run, which a rollback writes too). */
 	for (size_t i = 0; i < n_queue; i++) {
-		const struct mv_area *a = queue[i].area;
-		const uint8_t *before = a->stuck ? a->alt : a->cur;
+		struct mv_area *a = queue[i].area;
+		const uint8_t *before = a->stuck ? mv_alt(a) : mv_cur(a);
+		const uint8_t *want = want_of(&queue[i]);
 
-		if (!memcmp(a->addr, queue[i].want, a->len) &&
-		    memcmp(before, queue[i].want, a->len) &&
-		    memcmp(a->cur, queue[i].want, a->len))
+		if (!memcmp(a->addr, want, a->len) && memcmp(before, want, a->len) &&
+		    memcmp(mv_cur(a), want, a->len))
 			mv_poke_forward = 1;
 	}
 	/* We are the only writer: what the text holds now is exact. */
 	for (size_t i = 0; i < n_queue; i++) {
 		struct mv_area *a = queue[i].area;
-		if (mv_poke_forward) {
-			memcpy(a->cur, queue[i].want, a->len);
-			a->state = queue[i].state;
-		}
+		if (mv_poke_forward)
+			take_want(&queue[i]);
 		a->stuck = 1;
-		memcpy(a->alt, a->addr, a->len);
+		memcpy(mv_alt(a), a->addr, a->len);
 	}
 	update_stuck_table(keep_all, NULL);
 }
@@ -384,7 +451,7 @@ static size_t untouched(void)
 
 	for (size_t i = 0; i < n_queue; i++)
 		n += !mv_is_breakpoint(queue[i].area->addr) &&
-		     memcmp(queue[i].area->addr, queue[i].want, queue[i].area->len);
+		     memcmp(queue[i].area->addr, want_of(&queue[i]), queue[i].area->len);
 	return n;
 }
 
@@ -430,7 +497,7 @@ static int write_live(int sync)
 		/* Back to what the areas held: emulated first, then written. */
 		mv_trap_publish_batch(trap_batch(1));
 		for (size_t i = 0; i < n_queue; i++)
-			memcpy(queue[i].bytes, queue[i].area->cur, queue[i].area->len);
+			memcpy(bytes_of(&queue[i]), mv_cur(queue[i].area), queue[i].area->len);
 		rolled_back = !write_steps(sync);
 	}
 	if (rolled_back) {
@@ -462,6 +529,7 @@ static void drop_queue(void)
 		queue[i].area->queued = 0;
 	n_queue = 0;
 	others = -1;
+	copies = -1;
 	stop_world = 0;
 }
 
@@ -494,14 +562,45 @@ static int write_alone(void)
 	return err;
 }
 
+/* Whether pc lies inside a region of the queue: a thread there would go
+ * on in the middle of the new instructions.  Its first byte counts too: a
+ * copied body's loop may branch back to it. */
+static int inside_region(uintptr_t pc)
+{
+	for (size_t i = 0; i < n_queue; i++) {
+		const struct mv_area *a = queue[i].area;
+		if (a->wide && pc >= (uintptr_t)a->addr && pc < (uintptr_t)a->addr + a->len)
+			return 1;
+	}
+	return 0;
+}
+
+static int has_regions(void)
+{
+	for (size_t i = 0; i < n_queue; i++)
+		if (queue[i].area->wide)
+			return 1;
+	return 0;
+}
+
 /* A change that running threads may not see happen: they are parked
- * meanwhile (mv_world_stop), and the batch is written as if alone. */
+ * meanwhile (mv_world_stop), and the batch is written as if alone.  A
+ * batch that changes regions parks them only where none is inside one,
+ * nor in a signal handler, which needs every handler to carry the
+ * in-handler mark (linux-user.h). */
 static int write_stopped(void)
 {
+	int regions = has_regions(), sig;
 	int err = mv_trap_ready();
 
+	/* (Unloading cannot wait for a retry: it marks them and goes on.) */
+	if (!err && regions && (sig = mv_trap_mark_handlers()) && !mv_poke_must_forward)
+		err = mv_error(-EDEADLK, "cannot change inlined code now: the handler "
+			       "of signal %d was installed without going through "
+			       "sigaction(), unseen; it is marked now and the next call "
+			       "can proceed; nothing was written", sig);
 	if (!err)
-		err = mv_world_stop();
+		err = mv_world_stop(regions ? inside_region : 0);
 	if (err)
 		return err;
 	err = write_alone();
@@ -532,11 +631,8 @@ int mv_poke_flush(void)
 		err = write_live(1);
 	mv_text_done();
 	if (!err) {
-		for (size_t i = 0; i < n_queue; i++) {
-			struct mv_area *a = queue[i].area;
-			memcpy(a->cur, queue[i].want, a->len);
-			a->state = queue[i].state;
-		}
+		for (size_t i = 0; i < n_queue; i++)
+			take_want(&queue[i]);
 		unstick_queue();
 	}
 	drop_queue();

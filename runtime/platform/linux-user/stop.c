@@ -36,6 +36,16 @@
  *      was: at worst it is about to execute a patch area, which it then
  *      runs whole, in its new form.
  *
+ * 4b. For a batch that changes regions (several instructions at once), the
+ *     caller passes inside(pc).  Each thread noted, before it counted
+ *     itself in, where it was interrupted and whether its mask holds the
+ *     in-handler mark (linux-user.h).  A thread inside a region, or in a
+ *     signal handler (which may have interrupted one, out of sight), is
+ *     let go at once, with all the others, and the stop starts over a
+ *     moment later: the bodies in regions are short and run straight
+ *     through, and handlers return.  A thread still there when the time
+ *     runs out fails the stop, as below.
+ *
  * If step 4 is not reached within STOP_TIMEOUT_MS (a thread stopped by a
  * debugger or SIGSTOP, or sleeping uninterruptibly for that long), the
  * stop is abandoned: step 6 runs at once, nothing was written, and the
@@ -73,7 +83,7 @@
 #include "internal.h"
 #include "linux-user.h"
 
-#define STOP_TIMEOUT_MS 3000
+#define STOP_TIMEOUT_MS 3000    /* MULTIVERSE_STOP_TIMEOUT_MS sets another */
 #define RESEND_MS 100
 
 static uint32_t stop_gen;       /* odd while a stop is in progress */
@@ -81,15 +91,25 @@ static uint64_t parked;         /* generation << 32 | parked threads */
 static pid_t *signalled;        /* the threads sent this stop's signal */
 static size_t n_signalled, cap_signalled;
 
+/* Where each parked thread was (4b), in the order they parked: slot k
+ * is the k-th to count itself in, and says so (gen) once written. */
+struct seen {
+	pid_t tid;
+	int in_handler;
+	uintptr_t pc;
+	uint32_t gen;
+};
+static struct seen *seen;
+
 static long futex(uint32_t *word, int op, uint32_t val)
 {
 	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
 }
 
-int mv_linux_park(const siginfo_t *si)
+int mv_linux_park(const siginfo_t *si, uintptr_t pc, int in_handler)
 {
 	uint64_t w;
-	uint32_t gen;
+	uint32_t gen, k;
 
 	if (si->si_code != SI_QUEUE || si->si_value.sival_ptr != (void *)&parked ||
 	    si->si_pid != getpid())
@@ -101,6 +121,16 @@ int mv_linux_park(const siginfo_t *si)
 	} while (!__atomic_compare_exchange_n(&parked, &w, w + 1, 0,
 					      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
 	gen = (uint32_t)(w >> 32);
+	/* Counted in as the k-th of generation gen: its note goes in slot
+	 * k, which this stop's array has (cap_signalled, allocated before
+	 * the generation began, is more than can park). */
+	k = (uint32_t)w;
+	if (k < cap_signalled) {
+		seen[k].tid = (pid_t)syscall(SYS_gettid);
+		seen[k].pc = pc;
+		seen[k].in_handler = in_handler;
+		__atomic_store_n(&seen[k].gen, gen, __ATOMIC_RELEASE);
+	}
 	while (__atomic_load_n(&stop_gen, __ATOMIC_ACQUIRE) == gen)
 		futex(&stop_gen, FUTEX_WAIT_PRIVATE, gen);
 	return 1;
@@ -227,39 +257,48 @@ static void release(uint32_t gen)
 	futex(&stop_gen, FUTEX_WAKE_PRIVATE, INT_MAX);
 }
 
-int mv_world_stop(void)
+/* 4b: a parked thread that must not stay parked there, or 0.  Every
+ * thread counted in writes its note right after; a note not there (yet,
+ * or for want of room) counts as in the way. */
+static const struct seen *in_the_way(int (*inside)(uintptr_t pc))
+{
+	static struct seen unknown;
+	uint32_t n = (uint32_t)__atomic_load_n(&parked, __ATOMIC_ACQUIRE);
+	uint32_t gen = __atomic_load_n(&stop_gen, __ATOMIC_ACQUIRE);
+
+	if (n > cap_signalled)
+		return &unknown;
+	for (uint32_t i = 0; i < n; i++) {
+		/* counted in, and about to write it (perhaps preempted) */
+		for (int spin = 0; __atomic_load_n(&seen[i].gen, __ATOMIC_ACQUIRE) != gen; spin++) {
+			if (spin > 1000)
+				return &unknown;
+			sched_yield();
+		}
+		if (seen[i].in_handler || inside(seen[i].pc))
+			return &seen[i];
+	}
+	return 0;
+}
+
+/* Steps 1 to 4: 0 once every other thread is parked, or a negative errno
+ * value (-ETIMEDOUT past deadline) with none parked; *late names a
+ * thread that did not park. */
+static int park_all(long deadline, pid_t *late, char *state)
 {
 	pid_t pid = getpid(), self = (pid_t)syscall(SYS_gettid);
-	long threads = mv_linux_thread_count(), start, last_send, zombie = 0;
 	uint32_t gen = stop_gen + 1;
-	char state;
-	pid_t late;
+	long last_send, zombie = 0;
 	int err;
 
-	/* Room for every thread there is, and for as many again created
-	 * while we stop them; allocated before anyone is parked. */
-	if (threads < 0)
-		return mv_error(-EIO, "cannot stop the other threads: /proc/self/status "
-				"is not readable; nothing was written");
-	if ((size_t)threads * 2 + 64 > cap_signalled) {
-		size_t cap = (size_t)threads * 2 + 64;
-		pid_t *s = malloc(cap * sizeof *s);
-		if (!s)
-			return mv_error(-ENOMEM, "out of memory stopping the other "
-					"threads; nothing was written");
-		free(signalled);
-		signalled = s;
-		cap_signalled = cap;
-	}
 	n_signalled = 0;
-	mv_report_hold();
 	__atomic_store_n(&parked, (uint64_t)gen << 32, __ATOMIC_RELEASE);
 	__atomic_store_n(&stop_gen, gen, __ATOMIC_RELEASE);
 
 	/* Parked threads neither leave nor exit before release(), so if the
 	 * count read first equals the number of threads that can park read
 	 * after it, every one of them is parked. */
-	start = last_send = now_ms();
+	last_send = now_ms();
 	for (int round = 0; ; round++) {
 		long t = now_ms();
 		int resend = t - last_send >= RESEND_MS;
@@ -272,7 +311,7 @@ int mv_world_stop(void)
 		count = (uint32_t)__atomic_load_n(&parked, __ATOMIC_ACQUIRE);
 		if (count == mv_linux_thread_count() - 1 - zombie)
 			return 0;
-		if (t - start > STOP_TIMEOUT_MS) {
+		if (t > deadline) {
 			err = -ETIMEDOUT;
 			break;
 		}
@@ -283,14 +322,91 @@ int mv_world_stop(void)
 			sched_yield();
 		}
 	}
-	late = err == -ETIMEDOUT ? laggard(self, &state) : 0;
+	*late = err == -ETIMEDOUT ? laggard(self, state) : 0;
 	release(gen);
+	return err;
+}
+
+/* How long a stop may take: STOP_TIMEOUT_MS, or the environment's
+ * MULTIVERSE_STOP_TIMEOUT_MS (1 to 600000), read once. */
+static long stop_timeout_ms(void)
+{
+	static long ms;
+
+	if (!ms) {
+		const char *s = getenv("MULTIVERSE_STOP_TIMEOUT_MS");
+		char *end;
+		long v = s ? strtol(s, &end, 10) : 0;
+
+		ms = s && *s && !*end && v >= 1 && v <= 600000 ? v : STOP_TIMEOUT_MS;
+	}
+	return ms;
+}
+
+int mv_world_stop(int (*inside)(uintptr_t pc))
+{
+	long threads = mv_linux_thread_count(), timeout = stop_timeout_ms();
+	long deadline = now_ms() + timeout;
+	const struct seen *busy = 0;
+	struct seen was = { 0 };
+	char state = 0;
+	pid_t late = 0;
+	int err;
+
+	/* Room for every thread there is, and for as many again created
+	 * while we stop them; allocated before anyone is parked. */
+	if (threads < 0)
+		return mv_error(-EIO, "cannot stop the other threads: /proc/self/status "
+				"is not readable; nothing was written");
+	if ((size_t)threads * 2 + 64 > cap_signalled) {
+		size_t cap = (size_t)threads * 2 + 64;
+		pid_t *s = malloc(cap * sizeof *s);
+		struct seen *w = calloc(cap, sizeof *w);   /* no stale gen */
+		if (!s || !w) {
+			free(s);
+			free(w);
+			return mv_error(-ENOMEM, "out of memory stopping the other "
+					"threads; nothing was written");
+		}
+		free(signalled);
+		free(seen);
+		signalled = s;
+		seen = w;
+		cap_signalled = cap;
+	}
+	mv_report_hold();
+	for (;;) {
+		/* each round may take the whole time to park everyone; the
+		 * rounds together may take it to find no one in the way */
+		err = park_all(now_ms() + timeout, &late, &state);
+		if (err == -ETIMEDOUT && was.tid && (!late || late == was.tid))
+			err = -EBUSY;   /* the time went waiting for that thread */
+		if (err || !inside || !(busy = in_the_way(inside)))
+			break;
+		/* 4b: let everyone go on a moment, and stop them again */
+		was = *busy;
+		release(stop_gen);
+		if (now_ms() > deadline) {
+			err = -EBUSY;
+			break;
+		}
+		struct timespec pause = { 0, 50000 };
+		nanosleep(&pause, NULL);
+	}
+	if (!err)
+		return 0;
 	mv_report_release();
+	if (err == -EBUSY)
+		return mv_error(-EBUSY, "cannot change inlined code: thread %d %s for "
+				"%d ms; nothing was written", (int)was.tid, was.in_handler ?
+				"stayed in a signal handler (or blocks signal 64, as a "
+				"handler left by longjmp() does)" : "kept running that code",
+				(int)timeout);
 	if (err == -ETIMEDOUT)
 		return mv_error(-EBUSY, "cannot change an instruction that %s does not "
 				"let running threads see change: %s%.0d did not stop "
 				"within %d ms (%s); nothing was written", MV_ARCH_NAME,
-				late ? "thread " : "a thread", (int)late, STOP_TIMEOUT_MS,
+				late ? "thread " : "a thread", (int)late, (int)timeout,
 				state == 'T' || state == 't' ? "it is stopped, by a signal "
 				"or a debugger" : state == 'D' ? "it is in an uninterruptible "
 				"wait, such as vfork() or disk I/O" : "it did not take the "

@@ -134,6 +134,18 @@ long mv_linux_thread_count(void)
 	return t ? strtol(t + 9, NULL, 10) : -1;
 }
 
+/* Whether a debugger (or any tracer) is attached: TracerPid in
+ * /proc/self/status; unknown counts as attached. */
+int mv_linux_traced(void)
+{
+	char buf[2048], *t;
+
+	if (!read_proc("/proc/self/status", buf, sizeof buf))
+		return 1;
+	t = strstr(buf, "\nTracerPid:");
+	return !t || strtol(t + 11, NULL, 10) != 0;
+}
+
 /* Unknown counts as company: the safe path. */
 int mv_other_threads(void)
 {

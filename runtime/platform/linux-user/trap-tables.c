@@ -189,7 +189,7 @@ int mv_poke_trap(struct mv_cpu *cpu)
 			t = find(__atomic_load_n(&stuck, __ATOMIC_SEQ_CST), at);
 		if (t) {
 			struct mv_cpu c = *cpu;
-			if (!mv_arch_emulate(t->bytes, t->len, at, &c)) {
+			if (!mv_arch_emulate(t->bytes, t->len, t->emu, &c)) {
 				*cpu = c;
 				ours = 1;
 			}
@@ -198,6 +198,32 @@ int mv_poke_trap(struct mv_cpu *cpu)
 	} while (gen != __atomic_load_n(&generation, __ATOMIC_SEQ_CST));
 	__atomic_sub_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
 	return ours;
+}
+
+/*
+ * A SIGTRAP that is no breakpoint report (our own stop's, or one sent by
+ * kill()) may have taken the place of one: signals below SIGRTMIN do not
+ * queue, so the kernel drops the breakpoint's SIGTRAP while another is
+ * pending.  On x86-64 the thread is then left one byte into an area that
+ * has, or had, our int3 at its start: one of the batch being written or
+ * of the stuck areas.  No running thread is otherwise ever there: an area
+ * is one instruction, and a region's first instruction is not run while
+ * its breakpoint is in place, nor is a thread let inside a region that a
+ * batch changes (stop.c).  Such a thread is sent back to the area's start,
+ * to trap again or to run what is there now.  Reads no text.
+ * Async-signal-safe.
+ */
+void mv_poke_lost_trap(struct mv_cpu *cpu)
+{
+	uintptr_t at = cpu->ip - 1;
+
+	if (!MV_ARCH_TRAP_PC_AFTER)
+		return;
+	__atomic_add_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
+	if (find(__atomic_load_n(&published, __ATOMIC_SEQ_CST), at) ||
+	    find(__atomic_load_n(&stuck, __ATOMIC_SEQ_CST), at))
+		cpu->ip = at;
+	__atomic_sub_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
 }
 
 /* In a child of fork(): only the forking thread is left, and it is in no

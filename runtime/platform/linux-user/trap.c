@@ -286,12 +286,20 @@ static void chain(int sig, siginfo_t *si, void *ctx)
  * SIGTRAP may be mv_world_stop()'s (stop.c). */
 static void on_sigtrap(int sig, siginfo_t *si, void *ctx)
 {
-	if (mv_linux_park(si))
+	struct mv_cpu cpu;
+
+	mv_arch_cpu_load(&cpu, ctx);
+	if (!mv_arch_is_breakpoint(si)) {
+		uintptr_t ip = cpu.ip;
+
+		mv_poke_lost_trap(&cpu);
+		if (cpu.ip != ip)
+			mv_arch_cpu_store(ctx, &cpu);
+	}
+	if (mv_linux_park(si, cpu.ip, sigismember(&((ucontext_t *)ctx)->uc_sigmask,
+						   MV_MARK_SIGNAL)))
 		return;
 	if (mv_arch_is_breakpoint(si)) {
-		struct mv_cpu cpu;
-
-		mv_arch_cpu_load(&cpu, ctx);
 		if (mv_poke_trap(&cpu)) {
 			mv_arch_cpu_store(ctx, &cpu);
 			return;
@@ -335,7 +343,12 @@ static int trap_install(void)
 	sigdelset(&sa.sa_mask, SIGBUS);
 	sigdelset(&sa.sa_mask, SIGILL);
 	sigdelset(&sa.sa_mask, SIGFPE);
+	/* Not the in-handler mark: a thread in our handler runs no
+	 * application code (mv_trap_thread_marked() must not count it). */
+	sigdelset(&sa.sa_mask, MV_MARK_SIGNAL);
 	sigdelset(&cur.sa_mask, SIGTRAP);
+	if (cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN)
+		sigaddset(&cur.sa_mask, MV_MARK_SIGNAL);
 	set_app_action(&cur);
 	if (real_sigaction(SIGTRAP, &sa, NULL))
 		return mv_error(-errno, "sigaction(SIGTRAP): %s", strerror(errno));
@@ -345,13 +358,37 @@ static int trap_install(void)
 
 /* --- the interposed functions ------------------------------------------ */
 
+/* Masks never hold SIGTRAP.  The in-handler mark (linux-user.h) is the
+ * runtime's alone: the application's calls neither set nor clear it, so
+ * a mask set inside a handler (saved and restored, or filled and
+ * unblocked) keeps it, and one set outside never holds it. */
 static const sigset_t *without_trap(int how, const sigset_t *set, sigset_t *copy)
 {
-	if (!set || how == SIG_UNBLOCK || !sigismember(set, SIGTRAP))
+	sigset_t cur;
+
+	if (!set)
 		return set;
 	*copy = *set;
-	sigdelset(copy, SIGTRAP);
-	return copy;
+	switch (how) {
+	case SIG_UNBLOCK:
+		sigdelset(copy, MV_MARK_SIGNAL);
+		return copy;
+	case SIG_SETMASK:
+		sigdelset(copy, SIGTRAP);
+		sigdelset(copy, MV_MARK_SIGNAL);
+		if (!raw_sigmask(SIG_BLOCK, NULL, &cur) && sigismember(&cur, MV_MARK_SIGNAL))
+			sigaddset(copy, MV_MARK_SIGNAL);
+		return copy;
+	default:
+		sigdelset(copy, SIGTRAP);
+		sigdelset(copy, MV_MARK_SIGNAL);
+		return copy;
+	}
+}
+
+static int is_handler(const struct sigaction *sa)
+{
+	return sa->sa_handler != SIG_DFL && sa->sa_handler != SIG_IGN;
 }
 
 __attribute__((weak)) MV_API int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
@@ -373,20 +410,19 @@ __attribute__((weak)) MV_API int sigaction(int sig, const struct sigaction *sa,
 {
 	struct sigaction copy;
 
+	if (sa) {
+		copy = *sa;
+		sigdelset(&copy.sa_mask, SIGTRAP);
+		if (is_handler(&copy) && sig != MV_MARK_SIGNAL)
+			sigaddset(&copy.sa_mask, MV_MARK_SIGNAL);
+		sa = &copy;
+	}
 	if (sig == SIGTRAP && __atomic_load_n(&installed, __ATOMIC_ACQUIRE)) {
 		if (old)
 			*old = get_app_action();
-		if (sa) {
-			copy = *sa;
-			sigdelset(&copy.sa_mask, SIGTRAP);
-			set_app_action(&copy);
-		}
+		if (sa)
+			set_app_action(sa);
 		return 0;
-	}
-	if (sa && sigismember(&sa->sa_mask, SIGTRAP)) {
-		copy = *sa;
-		sigdelset(&copy.sa_mask, SIGTRAP);
-		sa = &copy;
 	}
 	return real_sigaction(sig, sa, old);
 }
@@ -497,10 +533,25 @@ static sighandler_t set_action(int sig, sighandler_t handler, int flags)
 	return old.sa_handler;
 }
 
+/* The C library installed sig's action itself: its handler gets the
+ * in-handler mark now (a signal that arrives in between runs the handler
+ * without it, which only a stop at that moment could mind). */
+static sighandler_t mark_handler(int sig, sighandler_t prev)
+{
+	struct sigaction sa;
+
+	if (prev != SIG_ERR && sig != MV_MARK_SIGNAL && !real_sigaction(sig, NULL, &sa) &&
+	    is_handler(&sa) && !sigismember(&sa.sa_mask, MV_MARK_SIGNAL)) {
+		sigaddset(&sa.sa_mask, MV_MARK_SIGNAL);
+		real_sigaction(sig, &sa, NULL);
+	}
+	return prev;
+}
+
 __attribute__((weak)) MV_API sighandler_t signal(int sig, sighandler_t handler)
 {
 	if (sig != SIGTRAP && next_signal)
-		return next_signal(sig, handler);
+		return mark_handler(sig, next_signal(sig, handler));
 	return set_action(sig, handler, SA_RESTART);
 }
 
@@ -512,7 +563,7 @@ __attribute__((weak)) MV_API sighandler_t bsd_signal(int sig, sighandler_t handl
 __attribute__((weak)) MV_API sighandler_t sysv_signal(int sig, sighandler_t handler)
 {
 	if (sig != SIGTRAP && next_sysv_signal)
-		return next_sysv_signal(sig, handler);
+		return mark_handler(sig, next_sysv_signal(sig, handler));
 	return set_action(sig, handler, SA_RESETHAND | SA_NODEFER);
 }
 
@@ -523,7 +574,7 @@ __attribute__((weak)) MV_API sighandler_t sigset(int sig, sighandler_t handler)
 	sigset_t one;
 
 	if (sig != SIGTRAP && next_sigset)
-		return next_sigset(sig, handler);
+		return mark_handler(sig, next_sigset(sig, handler));
 	sigemptyset(&one);
 	sigaddset(&one, sig);
 	if (handler == SIG_HOLD) {      /* our sigprocmask() keeps SIGTRAP open */
@@ -637,6 +688,33 @@ static long thread_blocking_trap(void)
 	return n ? strtol(suspect[0], NULL, 10) : 0;
 }
 
+/* Whether some other thread blocks the in-handler mark now: it runs a
+ * signal handler, or a mask was set behind our back (the raw system
+ * call, or a handler left by longjmp()).  One look, no waiting: a thread
+ * in a handler now makes the caller do without copies this once. */
+int mv_trap_thread_marked(void)
+{
+	char buf[2048];
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return 1;
+	while (!found && (e = readdir(d))) {
+		const char *p;
+
+		if (e->d_name[0] == '.' || strtol(e->d_name, NULL, 10) == self ||
+		    !mv_linux_task_file(e->d_name, "status", buf, sizeof buf) ||
+		    status_exited(buf) || !(p = strstr(buf, "\nSigBlk:")))
+			continue;
+		found = (strtoull(p + 8, NULL, 16) >> (MV_MARK_SIGNAL - 1)) & 1;
+	}
+	closedir(d);
+	return found;
+}
+
 /* The first signal whose handler blocks SIGTRAP while it runs, or 0. */
 static int handler_blocking_trap(void)
 {
@@ -656,6 +734,25 @@ static int handler_blocking_trap(void)
 int mv_trap_install(void)
 {
 	return trap_install();
+}
+
+int mv_trap_mark_handlers(void)
+{
+	int first = 0;
+
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+
+		if (sig == SIGKILL || sig == SIGSTOP || sig == MV_MARK_SIGNAL ||
+		    real_sigaction(sig, NULL, &sa) || !is_handler(&sa) ||
+		    sigismember(&sa.sa_mask, MV_MARK_SIGNAL) ||
+		    (sig == SIGTRAP && is_ours(&sa)))
+			continue;
+		sigaddset(&sa.sa_mask, MV_MARK_SIGNAL);
+		real_sigaction(sig, &sa, NULL);
+		first = first ? first : sig;
+	}
+	return first;
 }
 
 /* The caller is the only thread and holds the runtime's lock: one saved

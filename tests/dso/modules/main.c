@@ -114,7 +114,10 @@ int main(int argc, char **argv)
 	CHECK(plugin_fn && plugin_calls_lib && site_target);
 	CHECK_EQ(multiverse_is_committed(plugin_fn), 0);
 	CHECK(multiverse_info_fn(lib_compute) != NULL);
-	CHECK(site_target(lib_compute) == multiverse_info_fn(lib_compute)->active);
+	/* bound: a call to the variant, or the variant's code in the site */
+	void *t = site_target(lib_compute);
+	CHECK(t == multiverse_info_fn(lib_compute)->active ||
+	      (t == PLUGIN_SITE_INLINED && multiverse_info_fn(lib_compute)->n_sites_inlined > 0));
 	lib_mode = 0;                   /* read by the generic plugin_fn only */
 	CHECK_EQ(plugin_calls_lib(10), 100 + 8);
 	CHECK_EQ(dlclose(h), 0);

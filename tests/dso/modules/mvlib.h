@@ -14,4 +14,8 @@ void lib_public_hook_to_twice(void);
 void lib_set_hook(int (*fn)(int));
 int lib_changed_sites(void *callee);
 
+/* What plugin_site_target() (plugin.c) returns for a site that holds no
+ * call: a copy of the variant (runtime/region.c). */
+#define PLUGIN_SITE_INLINED ((void *)1)
+
 #endif

@@ -29,7 +29,7 @@ extern const struct mv_desc_site __stop___multiverse_site[]
 	__attribute__((visibility("hidden")));
 
 /* Where the plugin's first call site of callee calls now (a direct call
- * or bl), or NULL. */
+ * or bl), PLUGIN_SITE_INLINED if it holds no call, or NULL. */
 void *plugin_site_target(void *callee)
 {
 	for (const struct mv_desc_site *s = __start___multiverse_site;
@@ -44,7 +44,7 @@ void *plugin_site_target(void *callee)
 		if (p[0] == 0x2e || p[0] == 0x67)   /* -fno-plt sites, 6 bytes */
 			p++;
 		if (p[0] != 0xe8)
-			return NULL;
+			return PLUGIN_SITE_INLINED;
 		memcpy(&rel, p + 1, 4);
 		return (void *)(p + 5 + rel);
 #elif defined(__aarch64__)
@@ -52,7 +52,7 @@ void *plugin_site_target(void *callee)
 
 		memcpy(&insn, p, 4);
 		if (insn >> 26 != 0x25)
-			return NULL;
+			return PLUGIN_SITE_INLINED;
 		return (void *)(p + (int64_t)((int32_t)(insn << 6) >> 6) * 4);
 #endif
 	}

@@ -102,7 +102,9 @@ int main(int argc, char **argv)
 	       "(once/for good)\n", counts[F_WRITE][0], counts[F_WRITE][1],
 	       counts[F_SYNC][0], counts[F_SYNC][1], counts[F_ALLOC][0],
 	       counts[F_ALLOC][1]);
-	LIVE_CHECK(counts[F_WRITE][1] >= 10 && counts[F_SYNC][1] >= 5 &&
+	/* (Batches that change a copied body, or on AArch64 an inlined
+	 * instruction, stop the workers instead of syncing: fewer syncs.) */
+	LIVE_CHECK(counts[F_WRITE][1] >= 10 && counts[F_SYNC][1] >= 3 &&
 		   counts[F_ALLOC][1] >= 3);
 	return live_done("faults/modules");
 }

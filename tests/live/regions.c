@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Variants copied into padded call sites (runtime/region.c) while worker
+ * threads run them: direct calls and tail calls of bodies of several
+ * instructions, with %rip-relative (or adrp) references, a loop and
+ * stores, committed and reverted thousands of times.  Every call's result
+ * must be one a configuration gives, and every call must take effect
+ * exactly once (a body run twice, or skipped, shows in a counter).  The
+ * workers also take a signal whose handler runs the same sites, so that
+ * stops meet threads inside handlers.  At the end, the text must be what
+ * it was before the first commit, byte for byte.
+ */
+#include "live.h"
+
+/* GCC describes which variants may be copied (gcc/inline.cc); Clang's
+ * plugin does not yet, so under Clang the sites are padded and called. */
+#ifdef __clang__
+#define COPIES 0
+#else
+#define COPIES 1
+#endif
+
+__attribute__((multiverse)) int mode;
+
+static long table[4] = { 11, 22, 33, 44 };
+long spare = 0x5a5a;
+long hits1, hits2;
+
+/* sites large enough for every variant below */
+__attribute__((multiverse("inline", 48))) long work(long x);
+__attribute__((multiverse("inline", 40))) void bump(long *p);
+
+__attribute__((multiverse)) long work(long x)
+{
+	long s = 0;
+
+	if (mode == 0)
+		return x * 3 + 7;
+	if (mode == 1) {
+		for (long i = 0; i < (x & 3); i++)
+			s += table[i];
+		return s + x;
+	}
+	return x ^ spare;
+}
+
+__attribute__((multiverse)) void bump(long *p)
+{
+	++*p;
+	if (mode == 1)
+		hits1++;
+	else if (mode == 2)
+		hits2 += 2;
+}
+
+static int work_ok(long x, long r)
+{
+	long s = 0;
+
+	for (long i = 0; i < (x & 3); i++)
+		s += table[i];
+	return r == x * 3 + 7 || r == s + x || r == (x ^ 0x5a5a);
+}
+
+__attribute__((noipa)) long call_work(long x) { return work(x) + 1; }
+__attribute__((noipa)) long tail_work(long x) { return work(x); }
+__attribute__((noipa)) void call_bump(long *p) { bump(p); __asm__ volatile(""); }
+__attribute__((noipa)) void tail_bump(long *p) { bump(p); }
+
+static atomic_int stop;
+static atomic_long calls;
+
+/* One round of every site, checked. */
+static void round_of(unsigned *seed, long *mine)
+{
+	long x = live_rand(seed) & 0xffff, before = *mine, r;
+
+	r = call_work(x) - 1;
+	if (!work_ok(x, r))
+		LIVE_FAIL("call_work(%ld) returned %ld, which no variant gives", x, r);
+	r = tail_work(x);
+	if (!work_ok(x, r))
+		LIVE_FAIL("tail_work(%ld) returned %ld, which no variant gives", x, r);
+	call_bump(mine);
+	tail_bump(mine);
+	if (*mine != before + 2)
+		LIVE_FAIL("two bumps counted %ld", *mine - before);
+}
+
+static __thread long in_handler_count;
+static __thread unsigned handler_seed = 7;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	round_of(&handler_seed, &in_handler_count);
+}
+
+struct worker {
+	pthread_t tid;
+	unsigned seed;
+	long count;
+};
+
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		round_of(&w->seed, &w->count);
+		atomic_fetch_add_explicit(&calls, 1, memory_order_relaxed);
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	enum { WORKERS = 3 };
+	struct worker w[WORKERS];
+	double seconds = live_env("MV_LIVE_SECONDS", 1.0), end, hard_end;
+	long commits = 0, reverts = 0, inlined_seen = 0;
+	struct sigaction sa;
+
+	live_guard((unsigned)seconds + 60);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_RESTART;
+	LIVE_CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+
+	/* alone first: the copies are written without stopping anyone */
+	mode = 1;
+	LIVE_CHECK_EQ(multiverse_commit(), 2);
+	LIVE_CHECK_EQ(multiverse_info_fn(work)->n_sites_inlined, COPIES ? 2 : 0);
+	LIVE_CHECK_EQ(multiverse_info_fn(bump)->n_sites_inlined, COPIES ? 2 : 0);
+
+	for (int i = 0; i < WORKERS; i++) {
+		w[i].seed = 1234 + i;
+		w[i].count = 0;
+		LIVE_CHECK(pthread_create(&w[i].tid, NULL, worker, &w[i]) == 0);
+	}
+	/* at least 200 calls, however slow the machine (each stops the
+	 * workers), and for the time asked (longer: MV_LIVE_SECONDS) */
+	end = live_now() + seconds;
+	hard_end = end + 40;
+	for (long i = 0; (i < 200 || live_now() < end) && live_now() < hard_end &&
+			 !live_failures; i++) {
+		int r;
+
+		mode = (int)(i % 3);
+		if (i % 5 == 4) {
+			r = multiverse_revert();
+			reverts++;
+		} else {
+			r = multiverse_commit();
+			commits++;
+			inlined_seen += multiverse_info_fn(work)->n_sites_inlined == 2;
+		}
+		if (r < 0)
+			LIVE_FAIL("commit or revert %ld failed: %s", i, multiverse_last_error());
+		if (i % 3 == 0)
+			pthread_kill(w[i % WORKERS].tid, SIGUSR1);
+	}
+	atomic_store(&stop, 1);
+	for (int i = 0; i < WORKERS; i++)
+		LIVE_CHECK(pthread_join(w[i].tid, NULL) == 0);
+	LIVE_CHECK(multiverse_revert() >= 0);
+	LIVE_CHECK_EQ(text_diffs(), 0);
+	LIVE_CHECK(commits + reverts >= 200);
+	LIVE_CHECK(COPIES ? inlined_seen >= commits / 2 : inlined_seen == 0);
+	printf("%ld commits (%ld with the copies in), %ld reverts, %ld rounds\n",
+	       commits, inlined_seen, reverts, atomic_load(&calls));
+	return live_done("regions");
+}
