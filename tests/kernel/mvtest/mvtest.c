@@ -53,7 +53,7 @@ static noinline void bogus_site_holder(void)
 {
 	asm volatile("mvtest_bogus_site: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"
 		     ".pushsection __multiverse_site, \"aw\"\n.balign 8\n"
-		     ".quad mvtest_bogus_site, mvtest_compute\n.popsection");
+		     ".quad mvtest_bogus_site, mvtest_compute\n.long 0, 0\n.popsection");
 }
 
 /* vmlinux's selftest function (lib/multiverse/selftest.c): its switch
