@@ -11,7 +11,8 @@
  *   - each PC-relative field in between, which the runtime adjusts for
  *     the copy's address (the architecture says which forms exist, in
  *     gcc/arch/).
- * A variant qualifies only if its final code makes no call, uses no asm,
+ * A variant qualifies only if its final code makes no call, has no asm
+ * statement that emits code (an empty one, a compiler barrier, is fine),
  * never touches the stack pointer or the frame (so no frame, no saved
  * register, no red zone, no stack argument: the caller's unwind
  * information stays true across the copy), and has no branch that may
@@ -85,14 +86,28 @@ bool mentions_stack(rtx pat)
 	return false;
 }
 
+/* Whether an asm template emits nothing: only blanks.  Such a statement
+ * (the compiler barrier asm volatile("" ::: "memory")) constrains the
+ * compiler, not the code, so it does not keep a variant from moving. */
+bool emits_nothing(const char *text)
+{
+	while (*text && ISSPACE(*text))
+		text++;
+	return !*text;
+}
+
+/* Whether pat holds an asm statement that emits code: the runtime cannot
+ * know what that code refers to. */
 bool is_asm(rtx pat)
 {
-	if (GET_CODE(pat) == ASM_INPUT)
-		return true;
 	subrtx_iterator::array_type array;
-	FOR_EACH_SUBRTX(it, array, pat, ALL)
-		if (GET_CODE(*it) == ASM_OPERANDS || GET_CODE(*it) == ASM_INPUT)
+	FOR_EACH_SUBRTX(it, array, pat, ALL) {
+		if (GET_CODE(*it) == ASM_INPUT && !emits_nothing(XSTR(*it, 0)))
 			return true;
+		if (GET_CODE(*it) == ASM_OPERANDS &&
+		    !emits_nothing(ASM_OPERANDS_TEMPLATE(*it)))
+			return true;
+	}
 	return false;
 }
 

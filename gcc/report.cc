@@ -24,10 +24,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <set>
 
 const char *mv_report_file;
 bool mv_report_json;
 std::map<const_tree, unsigned> mv_code_bytes;
+/* Functions whose size is an estimate even optimized: GCC counts an asm
+ * statement as if each of its lines were the longest instruction. */
+static std::set<const_tree> sized_by_estimate;
 
 namespace {
 
@@ -70,6 +74,17 @@ struct numbers {
 	unsigned kept, clauses, bytes;
 };
 
+/* Whether f's sizes are the ones in the object (else upper bounds). */
+bool exact(const mv_function &f)
+{
+	if (!optimize)
+		return false;
+	for (const mv_variant &v : f.variants)
+		if (TREE_ASM_WRITTEN(v.decl) && sized_by_estimate.count(v.decl))
+			return false;
+	return true;
+}
+
 numbers count(const mv_function &f)
 {
 	numbers n = { 0, 0, 0 };
@@ -99,7 +114,7 @@ void write_text(FILE *out, const mv_function &f)
 			on += (on.empty() ? "" : ", ") + s;
 		fprintf(out, " on %s: %u variants made, %u merged into others, %u "
 			"kept; %s%u bytes of code added\n", on.c_str(), f.made,
-			f.made - n.kept, n.kept, optimize ? "" : "at most ", n.bytes);
+			f.made - n.kept, n.kept, exact(f) ? "" : "at most ", n.bytes);
 		for (const mv_variant &v : f.variants) {
 			if (!TREE_ASM_WRITTEN(v.decl))
 				continue;
@@ -111,7 +126,7 @@ void write_text(FILE *out, const mv_function &f)
 				"; inlinable, " + std::to_string(in.size) + " bytes to copy" :
 				std::string("; not inlinable: ") + mv_inline_why(in.why);
 			fprintf(out, "%s:%d:%d: multiverse: '%s': variant for %s: %s%u bytes%s\n",
-				at.file, at.line, at.column, name, g.c_str(), optimize ? "" : "at most ",
+				at.file, at.line, at.column, name, g.c_str(), exact(f) ? "" : "at most ",
 				bytes_of(v.decl), inl.c_str());
 		}
 	}
@@ -137,7 +152,7 @@ void write_json(FILE *out, const mv_function &f)
 		fprintf(out, "%s%s", i ? ", " : "", mv_json_string(f.specialized[i]).c_str());
 	fprintf(out, "], \"variants_made\": %u, \"variants_merged\": %u, "
 		"\"bytes_added\": %u, \"bytes_exact\": %s, \"variants\": [", f.made,
-		f.made - n.kept, n.bytes, optimize ? "true" : "false");
+		f.made - n.kept, n.bytes, exact(f) ? "true" : "false");
 	bool first = true;
 	for (const mv_variant &v : f.variants) {
 		if (!TREE_ASM_WRITTEN(v.decl))
@@ -177,7 +192,8 @@ void write_json(FILE *out, const mv_function &f)
  * then (mv_choose_padding()).  Optimizing, the
  * result is the symbol's size in the object, which tests/report/check.py
  * compares; at -O0 GCC does not shorten branches, which the assembler
- * then does, so the size is an upper bound ("at most"). */
+ * then does, so the size is an upper bound ("at most"), and so is that
+ * of a function with an asm statement. */
 const pass_data measure_data = {
 	RTL_PASS, "multiverse_measure", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0
 };
@@ -200,6 +216,9 @@ struct measure_pass : public rtl_opt_pass {
 			if (GET_CODE(p) == ASM_INPUT && (!strncmp(XSTR(p, 0), ".LMV", 4) ||
 							  mv_is_padding(XSTR(p, 0))))
 				labels += get_attr_length(i);
+			else if ((asm_noperands(p) >= 0 || GET_CODE(p) == ASM_INPUT) &&
+				 get_attr_length(i))
+				sized_by_estimate.insert(current_function_decl);
 		}
 		mv_code_bytes[current_function_decl] = end - labels;
 		return 0;

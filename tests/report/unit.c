@@ -51,3 +51,17 @@ int use_small(int x)
 {
 	return small(x) + 1;
 }
+
+/* An empty asm statement (a compiler barrier) emits nothing, so it does
+ * not keep a variant from being copied; one that emits code does. */
+MULTIVERSE int fenced(int x)
+{
+	__asm__ volatile("" ::: "memory");
+	return fast ? x + base : x;
+}
+
+MULTIVERSE int hinted(int x)
+{
+	__asm__ volatile("nop");
+	return fast ? x + base : x;
+}
