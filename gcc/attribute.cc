@@ -236,6 +236,11 @@ static bool check_switch(tree decl, tree args)
 		return false;
 	}
 	if (is_fnptr_type(type) && args) {
+		bool bad = false;
+		if (check_inline_args(decl, args, &bad))
+			return true;
+		if (bad)
+			return false;
 		rich_location rl(line_table, loc);
 		mv_fixit_remove_attribute_args(&rl, decl);
 		error_at(&rl, "%qD: a function-pointer switch takes no "
