@@ -28,6 +28,16 @@
 #define BENCH_CAT(a, b) BENCH_CAT2(a, b)
 #define N(name) BENCH_CAT(K, name)
 
+/* A multiversed function or function-pointer switch whose call sites
+ * are n bytes in builds with -DMV_INLINE, so that commit can copy a
+ * variant of up to that size into them (the README's "Bodies inlined at
+ * call sites"); in other multiverse builds, MV (each header's). */
+#if defined(MULTIVERSE) && defined(MV_INLINE)
+#define MV_SITE(n) __attribute__((multiverse("inline", n)))
+#else
+#define MV_SITE(n) MV
+#endif
+
 static inline uint64_t tsc_ordered(void)
 {
 #if defined(__x86_64__)

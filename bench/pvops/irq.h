@@ -30,8 +30,8 @@ void N(native_irq_disable)(void);
 void N(native_irq_enable)(void);
 
 #if defined(INDIRECT) || defined(MULTIVERSE)
-extern MV void (*N(pv_irq_disable))(void);
-extern MV void (*N(pv_irq_enable))(void);
+extern MV_SITE(16) void (*N(pv_irq_disable))(void);
+extern MV_SITE(16) void (*N(pv_irq_enable))(void);
 #define irq_disable() N(pv_irq_disable)()
 #define irq_enable() N(pv_irq_enable)()
 #elif defined(STATIC)

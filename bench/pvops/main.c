@@ -6,7 +6,7 @@
 #define BUILD(k)                                  \
 	uint64_t k##_warm_pair(long), k##_cold_pair(long); \
 	int k##_setup(void);
-BUILD(indirect) BUILD(mvu) BUILD(mvc) BUILD(static) BUILD(inline)
+BUILD(indirect) BUILD(mvu) BUILD(mvc) BUILD(mviu) BUILD(mvic) BUILD(static) BUILD(inline)
 
 #define CAND(k, build) \
 	{ "pvops", "irq disable+enable", build, "native", k##_warm_pair, k##_cold_pair, k##_setup }
@@ -16,6 +16,8 @@ static const struct candidate candidates[] = {
 	CAND(indirect, "indirect"),
 	CAND(mvu, "mv-uncommitted"),
 	CAND(mvc, "mv-committed"),
+	CAND(mviu, "mvi-uncommitted"),
+	CAND(mvic, "mvi-committed"),
 	CAND(inline, "static-inline"),
 };
 

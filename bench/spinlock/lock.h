@@ -27,7 +27,7 @@ typedef struct { volatile int word; } spinlock_t;
 extern MV _Bool N(config_smp);
 #endif
 
-MV void N(spin_irq_lock)(spinlock_t *lock);
-MV void N(spin_irq_unlock)(spinlock_t *lock);
+MV_SITE(64) void N(spin_irq_lock)(spinlock_t *lock);
+MV_SITE(32) void N(spin_irq_unlock)(spinlock_t *lock);
 
 #endif

@@ -34,10 +34,10 @@
 
 #if defined(DYNAMIC) || defined(MULTIVERSE)
 extern MV _Bool N(tracing);
-extern MV int (*N(op))(int);
+extern MV_SITE(16) int (*N(op))(int);
 #endif
 
-MV int N(work)(int x);
+MV_SITE(16) int N(work)(int x);
 int N(target)(int x);
 unsigned long N(traced)(void);
 

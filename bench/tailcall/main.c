@@ -8,7 +8,7 @@
 	uint64_t k##_warm_ptr(long), k##_cold_ptr(long);          \
 	uint64_t k##_warm_fnptr(long), k##_cold_fnptr(long);      \
 	int k##_setup(void);
-BUILD(static) BUILD(dyn) BUILD(mvu) BUILD(mvc)
+BUILD(static) BUILD(dyn) BUILD(mvu) BUILD(mvc) BUILD(mviu) BUILD(mvic)
 
 #define CANDS(k, build)                                                              \
 	{ "tailcall", "tail call", build, "-", k##_warm_tail, k##_cold_tail, k##_setup }, \
@@ -22,6 +22,8 @@ static const struct candidate candidates[] = {
 	CANDS(dyn, "dynamic"),
 	CANDS(mvu, "mv-uncommitted"),
 	CANDS(mvc, "mv-committed"),
+	CANDS(mviu, "mvi-uncommitted"),
+	CANDS(mvic, "mvi-committed"),
 };
 
 int main(int argc, char **argv)

@@ -19,6 +19,11 @@ PAPER_SPIN = {"UP": {"static": 6.64, "dynamic": 9.75, "mv-committed": 7.48},
 PAPER_SITES, PAPER_PATCH_MS = 1161, 16.0   # §6.1: 1161 sites in about 16 ms
 CYCLE_TOLERANCE = 0.02                     # committed within 2% of static
 
+# Committed builds with padded call sites (mvi-*: bodies copied into the
+# sites) against the same compiler's #ifdef build: at most this share of
+# its instructions, over all the micro-benchmarks' loops together.
+INLINE_TARGET = {"GCC": 0.90, "Clang": 0.95}
+
 # Which static build a committed (or other) candidate is held against.
 BASELINE = {"spinlock": "static", "pvops": "static", "tailcall": "static"}
 DYNAMIC = {"spinlock": "dynamic", "pvops": "indirect", "tailcall": "dynamic"}
@@ -203,6 +208,36 @@ def print_by_compiler(gcc, clang):
               f" static {ir(s)} instructions")
 
 
+def print_inlining(by_compiler):
+    """Bodies inlined at call sites: for each compiler, each loop's
+    instructions committed with padded sites (mvi-committed) beside its
+    #ifdef build and the plain committed build, the padding's cost
+    uncommitted, and the target over all loops together."""
+    print("\nBodies inlined at call sites (instructions per iteration, callgrind;"
+          " mvi = call sites padded with multiverse(\"inline\", N))")
+    print(f"  {'compiler':<8} {'bench':<9} {'op':<28} {'mode':<6} {'static':>6}"
+          f" {'mv-c':>5} {'mvi-c':>5} {'ratio':>6} {'mv-u':>5} {'mvi-u':>5}")
+    for name, idx in by_compiler:
+        ir = {k: round(d["ir"]) for k, d in idx.items() if "ir" in d}
+        total_s = total_i = 0
+        for (b, op, build, mode), v in ir.items():
+            if build != "mvi-committed":
+                continue
+            s = ir.get((b, op, BASELINE[b], mode))
+            if s is None:
+                continue
+            total_s, total_i = total_s + s, total_i + v
+            g = lambda bld: f(ir.get((b, op, bld, mode)), "{:.0f}")
+            print(f"  {name:<8} {b:<9} {op:<28} {mode:<6} {s:>6} {g('mv-committed'):>5}"
+                  f" {v:>5} {v / s if s else 0:>6.2f} {g('mv-uncommitted'):>5}"
+                  f" {g('mvi-uncommitted'):>5}")
+        if total_s:
+            ratio, target = total_i / total_s, INLINE_TARGET[name]
+            print(f"  [{'met' if ratio <= target else 'MISSED'}] {name}: committed with"
+                  f" padded sites {total_i} instructions, #ifdef {total_s}: {ratio:.2f},"
+                  f" target at most {target:.2f}")
+
+
 def print_latency(rows):
     print("\nCommit/revert latency and start-up (generated programs; µs, wall clock)")
     latency_table(rows, "  ")
@@ -260,6 +295,10 @@ def main():
         print_by_compiler(micro_index(timing, ir), micro_index(timing_cl, ir_cl))
     else:
         print("\n(no Clang column: no micro-clang.csv or instructions-clang.csv)")
+    by_compiler = [(n, micro_index(t, i)) for n, t, i in
+                   (("GCC", timing, ir), ("Clang", timing_cl, ir_cl)) if i]
+    if by_compiler:
+        print_inlining(by_compiler)
     ir_a64 = read(results, "instructions-aarch64.csv")
     if ir_a64:
         print_by_arch(ir, ir_a64)
