@@ -47,11 +47,12 @@ static void lock_variant(char *guard, size_t size)
 		char *c = strstr(line, "committed to ");
 		if (c)
 			sscanf(c + 13, "%31[0-9a-fx]", committed);
-		char *at = strstr(line, " at ");
-		if (committed[0] && !strncmp(line, "  variant", 9) && at &&
+		char *at = strstr(line, " at "), *b = strchr(line, '['), *e = b ? strchr(b, ']') : NULL;
+		/* its guard's range, without what the line says after it */
+		if (committed[0] && !strncmp(line, "  variant", 9) && at && e &&
 		    !strncmp(at + 4, committed, strlen(committed)) &&
 		    at[4 + strlen(committed)] == ':')
-			snprintf(guard, size, "%s", strchr(line, '['));
+			snprintf(guard, size, "%.*s", (int)(e - b + 1), b);
 	}
 	free(text);
 }
