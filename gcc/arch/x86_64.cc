@@ -159,9 +159,11 @@ bool mv_arch_write_stub(FILE *out, const std::string &name, tree,
  * ModRM byte, and after that only the instruction's immediate.  So the
  * field lies 4 + (immediate bytes) before the instruction's end, where
  * the label goes; the runtime checks the ModRM byte before it
- * (mod 00, r/m 101).  Anything less plain (a symbol outside memory,
- * which is lea sym(%rip) or an absolute immediate depending on -fPIC; a
- * symbol beside a register; two references) is refused.
+ * (mod 00, r/m 101).  A symbol's address loaded into a register is
+ * lea sym(%rip) (the same field) or an absolute immediate, depending on
+ * -fPIC, and a symbol beside a register in memory is an absolute disp32
+ * without -fPIC (small and kernel code models): neither moves.  Anything
+ * less plain (two references, other code models) is refused.
  */
 namespace {
 
@@ -194,15 +196,33 @@ int mv_arch_pc_relative(rtx_insn *insn, mv_arch_reloc *r)
 	rtx pat = PATTERN(insn);
 	if (!has_symbol(pat))
 		return 0;
+	/* A symbol's address into a register: lea sym(%rip), reg when the
+	 * code is position-independent (the small PIC model), an absolute
+	 * mov $sym, reg in the small and kernel models, which moves as it
+	 * is; any other form is refused. */
+	bool absolute = !flag_pic && (ix86_cmodel == CM_SMALL || ix86_cmodel == CM_KERNEL);
+	rtx set = single_set(insn);
+	if (set && REG_P(SET_DEST(set)) && !MEM_P(SET_SRC(set)) &&
+	    has_symbol(SET_SRC(set)) && symbolic(SET_SRC(set))) {
+		if (flag_pic && ix86_cmodel == CM_SMALL_PIC) {
+			r->kind = MV_RELOC_X86_RIP32;
+			r->after = true;
+			r->field = -4;
+			return 1;
+		}
+		return absolute ? 0 : -1;
+	}
 	int rip = 0, other = 0;
 	const_rtx first = NULL_RTX;
 	subrtx_iterator::array_type array;
 	FOR_EACH_SUBRTX(it, array, pat, ALL) {
 		const_rtx x = *it;
 		if (MEM_P(x) && has_symbol(XEXP(x, 0))) {
-			/* a read-modify-write names its one operand twice */
+			/* beside a register: an absolute disp32, where the
+			 * code is not position-independent; a
+			 * read-modify-write names its one operand twice */
 			if (!symbolic(XEXP(x, 0)))
-				other++;
+				other += !absolute;
 			else if (!first || !rtx_equal_p(first, XEXP(x, 0)))
 				rip++;
 			first = first ? first : XEXP(x, 0);
@@ -211,8 +231,10 @@ int mv_arch_pc_relative(rtx_insn *insn, mv_arch_reloc *r)
 			other++;
 		}
 	}
-	if (other > 0 || rip != 1)
+	if (other > 0 || rip > 1)
 		return -1;
+	if (!rip)
+		return 0;
 	r->kind = MV_RELOC_X86_RIP32;
 	r->after = true;
 	r->field = -(4 + get_attr_length_immediate(insn));
