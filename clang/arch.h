@@ -52,6 +52,22 @@ struct mv_arch {
 	/* Emits that many bytes of NOP instructions. */
 	void (*emit_nops)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti,
 			  unsigned bytes);
+
+	/* Whether mi, in a variant's final code (inline.cpp), refers to
+	 * anything by its distance from itself: 0 if not; 1 if by a form the
+	 * runtime relocates, described in *r; -1 if by any other form. */
+	int (*pc_relative)(const llvm::MachineInstr &mi, struct mv_arch_reloc *r);
+	/* The names (as the target's register info spells them) of the
+	 * registers through which code reaches its stack frame. */
+	const char *const *stack_registers;
+};
+
+/* A PC-relative field: its kind (MV_RELOC_*) and where it is, field bytes
+ * from the start of its instruction, or from its end if after. */
+struct mv_arch_reloc {
+	unsigned kind;
+	bool after;
+	int field;
 };
 
 extern const mv_arch mv_arch_x86_64, mv_arch_aarch64;

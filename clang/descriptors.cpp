@@ -84,8 +84,9 @@ void mv_emit_function(Module &m, Function &f, unsigned pad,
 				ConstantInt::get(i64, g.low), ConstantInt::get(i64, g.high) }));
 		auto *arr = ConstantArray::get(ArrayType::get(guards[0]->getType(), guards.size()),
 					       guards);
-		auto *gv = record(m, arr, ".data.rel.ro.multiverse", ".mv.guards");
-		/* not analysed for inlining yet: MV_INLINE_UNKNOWN */
+		auto *gv = record(m, arr, MV_SECTION_VARIANTS, ".mv.guards");
+		/* not analysed for inlining: inline.cpp writes the table
+		 * again once the AsmPrinter has seen the variant's code */
 		Type *i16 = Type::getInt16Ty(c);
 		variants.push_back(ConstantStruct::getAnon({ r.body, gv,
 			ConstantInt::get(i32, guards.size()), ConstantInt::get(i16, 0),
@@ -95,7 +96,7 @@ void mv_emit_function(Module &m, Function &f, unsigned pad,
 	Constant *table = ConstantPointerNull::get(ptr);
 	if (!variants.empty())
 		table = record(m, ConstantArray::get(ArrayType::get(variants[0]->getType(),
-			variants.size()), variants), ".data.rel.ro.multiverse", ".mv.variants");
+			variants.size()), variants), MV_SECTION_VARIANTS, ".mv.variants");
 	/* The entry through a local alias: f itself may resolve elsewhere,
 	 * to a PLT entry that a non-PIE executable makes f's address. */
 	auto *local = GlobalAlias::create(GlobalValue::PrivateLinkage, f.getName() + ".mventry", &f);

@@ -173,7 +173,7 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 	}
 	list->eraseFromParent();
 	std::string error;
-	if (!mv_write_report(error))
+	if (!mv_codegen_follows && !mv_write_report(error))
 		m.getContext().emitError("multiverse: " + error);
 	return PreservedAnalyses::none();
 }

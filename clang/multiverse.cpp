@@ -105,6 +105,8 @@ struct Action : PluginASTAction {
 				   "it; build without '-flto'";
 		}
 		keep_codegen_per_function(ci.getDiagnostics());
+		mv_codegen_follows = ci.getFrontendOpts().ProgramAction == frontend::EmitObj ||
+				     ci.getFrontendOpts().ProgramAction == frontend::EmitAssembly;
 		define_macros(ci.getPreprocessor());
 		unsigned cap = max_variants;
 		bool optional = optional_runtime;

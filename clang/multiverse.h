@@ -86,6 +86,14 @@ std::unique_ptr<clang::ASTConsumer> mv_make_use_checker(void);
 /* The function attribute that marks a generic for sites.cpp, with the
  * length of the landing pad its entry NOP must follow. */
 #define MV_GENERIC_ATTR "multiverse-generic"
+/* The section of the variant tables and guards (descriptors.cpp), whose
+ * tables inline.cpp writes again with what the final code says. */
+#define MV_SECTION_VARIANTS ".data.rel.ro.multiverse"
+/* inline.cpp: adds to ap the handler that describes inlinable variants. */
+namespace llvm { class AsmPrinter; }
+struct mv_arch;
+void mv_add_inline_recorder(llvm::AsmPrinter *ap, const mv_arch *arch);
+
 /* The function attributes that mark a switch's stub (fnptr.cpp) for
  * sites.cpp, with the IR name of the switch's object and the switch's
  * offset in it. */
@@ -165,5 +173,14 @@ extern bool mv_report_on, mv_report_json;
 extern std::map<std::string, mv_report_fn> mv_report;
 extern std::map<llvm::Constant *, std::string> mv_switch_names;
 bool mv_write_report(std::string &error);
+/* Whether this compile goes on to the AsmPrinter (assembler or object
+ * output), whose handlers then know what the report lacks before it:
+ * MultiverseFinish leaves the report to inline.cpp, which writes it when
+ * the module ends, with these.  (Keyed by IR name.) */
+extern bool mv_codegen_follows;
+extern std::map<std::string, unsigned> mv_inline_why;           /* variant: MV_INLINE_* */
+extern std::map<std::string, std::pair<unsigned, unsigned>> mv_calls; /* calls, padded */
+extern std::map<std::string, unsigned> mv_site_size;            /* function: N */
+void mv_module_emitted(llvm::Module &m);
 
 #endif

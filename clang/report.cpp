@@ -6,11 +6,18 @@
 // specialized and why.  The parts come from the passes that know them
 // (attribute.cpp the location, uses.cpp the reasons, specialize.cpp the
 // variants made, merge.cpp those kept); MultiverseFinish writes it.
-// Clang's plugin cannot measure code before the object is written, so
-// the report gives no bytes ("bytes_added": null in JSON).
+// When the compile goes on to code generation, inline.cpp writes it at
+// the end of the module, with what the AsmPrinter saw: which variants
+// may be copied into call sites, or why not, and the calls of each
+// function and how many are padded.  Clang's plugin cannot measure code
+// before the object is written, so the report gives no bytes
+// ("bytes_added": null, "inline_bytes": null in JSON).
 #include "multiverse.h"
 #include "json-string.h"
+#include "inline-why.h"
 
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -25,8 +32,30 @@ std::string mv_report_file;
 bool mv_report_on, mv_report_json;
 std::map<std::string, mv_report_fn> mv_report;
 std::map<llvm::Constant *, std::string> mv_switch_names;
+bool mv_codegen_follows;
+std::map<std::string, unsigned> mv_inline_why;
+std::map<std::string, std::pair<unsigned, unsigned>> mv_calls;
+std::map<std::string, unsigned> mv_site_size;
 
 namespace {
+
+/* What the AsmPrinter said of a variant: MV_INLINE_*. */
+unsigned inlining(const std::string &symbol)
+{
+	auto w = mv_inline_why.find(symbol);
+	return w == mv_inline_why.end() ? MV_INLINE_UNKNOWN : w->second;
+}
+
+std::string calls_json(const std::string &name)
+{
+	if (!mv_codegen_follows)
+		return "\"calls\": null, \"padded_calls\": 0, \"site_size\": 0";
+	auto c = mv_calls.find(name);
+	auto n = mv_site_size.find(name);
+	return "\"calls\": " + std::to_string(c == mv_calls.end() ? 0 : c->second.first) +
+	       ", \"padded_calls\": " + std::to_string(c == mv_calls.end() ? 0 : c->second.second) +
+	       ", \"site_size\": " + std::to_string(n == mv_site_size.end() ? 0 : n->second);
+}
 
 void text(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f)
 {
@@ -47,7 +76,10 @@ void text(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f
 			std::string g;
 			for (const std::string &c : guards)
 				g += (g.empty() ? "" : " or ") + c;
-			out << at << ": variant for " << g << "; not inlinable: not analysed\n";
+			unsigned why = inlining(symbol);
+			out << at << ": variant for " << g << "; " << (why == MV_INLINE_OK ?
+				std::string("inlinable") : "not inlinable: " +
+				std::string(mv_inline_why_text(why))) << "\n";
 		}
 	}
 	for (auto &[sw, why] : f.dynamic)
@@ -66,8 +98,12 @@ void json(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f
 	    << "\"variants\": [";
 	for (size_t i = 0; i < f.kept.size(); i++) {
 		out << (i ? ", " : "") << "{\"symbol\": " << mv_json_string(f.kept[i].first)
-		    << ", \"bytes\": null, \"inlinable\": false, \"inline_bytes\": null, "
-		    << "\"not_inlinable\": \"not analysed\", \"guards\": [";
+		    << ", \"bytes\": null, \"inlinable\": "
+		    << (inlining(f.kept[i].first) == MV_INLINE_OK ? "true" : "false")
+		    << ", \"inline_bytes\": null, \"not_inlinable\": "
+		    << (inlining(f.kept[i].first) == MV_INLINE_OK ? std::string("null") :
+			mv_json_string(mv_inline_why_text(inlining(f.kept[i].first))))
+		    << ", \"guards\": [";
 		for (size_t k = 0; k < f.kept[i].second.size(); k++)
 			out << (k ? ", " : "") << mv_json_string(f.kept[i].second[k]);
 		out << "]}";
@@ -76,10 +112,10 @@ void json(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f
 	for (size_t i = 0; i < f.dynamic.size(); i++)
 		out << (i ? ", " : "") << "{\"switch\": " << mv_json_string(f.dynamic[i].first)
 		    << ", \"why\": " << mv_json_string(f.dynamic[i].second) << "}";
-	/* Calls are not padded yet: not counted (null) */
+	/* calls are counted by the AsmPrinter: null without it */
 	out << "], \"generic_only\": "
 	    << (f.generic_only.empty() ? std::string("null") : mv_json_string(f.generic_only))
-	    << ", \"calls\": null, \"padded_calls\": 0, \"site_size\": 0}\n";
+	    << ", " << calls_json(name) << "}\n";
 }
 
 } // namespace
@@ -114,4 +150,21 @@ bool mv_write_report(std::string &error)
 	if (fd > 2)
 		close(fd);
 	return ok;
+}
+
+/* Each of the AsmPrinter's handlers (sites.cpp, inline.cpp) calls this
+ * when the module ends, in whatever order the AsmPrinter calls them: the
+ * last writes the report, which then has what both saw. */
+void mv_module_emitted(llvm::Module &m)
+{
+	static unsigned handlers_done;
+	if (++handlers_done < 2)
+		return;
+	handlers_done = 0;
+	std::string error;
+	if (mv_codegen_follows && !mv_write_report(error))
+		m.getContext().emitError("multiverse: " + error);
+	mv_inline_why.clear();
+	mv_calls.clear();
+	mv_site_size.clear();
 }

@@ -16,6 +16,8 @@
  *   - declares that each generic clobbers every register the ABI lets
  *     it, for interprocedural register allocation.
  * It works the same with the integrated assembler and with -S.
+ * A second handler (inline.cpp) describes the variants that may be
+ * copied into call sites.
  */
 #include "multiverse.h"
 #include "descriptor.h"
@@ -55,6 +57,7 @@ struct Site {
 
 class SiteRecorder : public DebugHandlerBase {
 	AsmPrinter *ap;       /* DebugHandlerBase's Asm stays unset (beginModule) */
+	Module *module = nullptr;
 	const mv_arch *arch;
 	std::vector<Site> sites;
 	const MachineFunction *mf = nullptr;
@@ -113,6 +116,7 @@ public:
 	void beginModule(Module *m) override
 	{
 		Asm = nullptr;
+		module = m;
 		registers = m->getFunction("multiverse.register") != nullptr;
 		sites.clear();
 		mf = nullptr;
@@ -206,10 +210,29 @@ public:
 		sites.push_back({ label, callee, offset, pad });
 	}
 
+	/* For the compile report (report.cpp): each function's calls here,
+	 * how many are padded, and the size N of its sites. */
+	void count_calls()
+	{
+		for (const Site &s : sites) {
+			auto &c = mv_calls[s.callee->getName().str()];
+			c.first++;
+			c.second += s.pad != 0;
+		}
+		for (const Function &f : *module) {
+			unsigned size = 0;
+			Attribute a = f.getFnAttribute(MV_INLINE_SIZE_ATTR);
+			if (a.isValid() && !a.getValueAsString().getAsInteger(10, size))
+				mv_site_size[f.getName().str()] = size;
+		}
+	}
+
 	/* Written, if empty, by every unit that registers: its constructor
 	 * refers to the section's bounds. */
 	void endModule() override
 	{
+		count_calls();
+		mv_module_emitted(*module);
 		if (!registers)
 			return;
 		MCStreamer &out = *ap->OutStreamer;
@@ -244,8 +267,10 @@ AsmPrinter *with_sites(TargetMachine &tm, std::unique_ptr<MCStreamer> &&s)
 	for (Hooked &h : hooked)
 		if (tm.getTarget().getName() == StringRef(h.arch->target)) {
 			AsmPrinter *ap = h.original.createAsmPrinter(tm, std::move(s));
-			if (ap)
+			if (ap) {
 				ap->addDebugHandler(std::make_unique<SiteRecorder>(ap, h.arch));
+				mv_add_inline_recorder(ap, h.arch);
+			}
 			return ap;
 		}
 	return nullptr;

@@ -91,7 +91,7 @@ struct mv_desc_reloc {
  * never disassembles a body to decide.  A record that says nothing (0)
  * was not analysed.
  */
-#define MV_INLINE_UNKNOWN      0u   /* not analysed (this compiler, or a hand-made record) */
+#define MV_INLINE_UNKNOWN      0u   /* not analysed (a hand-made record, code not emitted) */
 #define MV_INLINE_OK           1u
 #define MV_INLINE_CALLS        2u   /* makes a call or a tail call */
 #define MV_INLINE_STACK        3u   /* uses the stack (frame, saved registers, red zone, stack arguments) */

@@ -37,6 +37,7 @@
 #include "multiverse.h"
 #include "arch.h"
 #include "descriptor.h"
+#include "inline-why.h"
 
 #include <set>
 
@@ -45,18 +46,7 @@ unsigned mv_default_inline_size;
 
 const char *mv_inline_why(unsigned why)
 {
-	switch (why) {
-	case MV_INLINE_OK: return "inlinable";
-	case MV_INLINE_UNKNOWN: return "not analysed";
-	case MV_INLINE_CALLS: return "makes a call";
-	case MV_INLINE_STACK: return "uses the stack";
-	case MV_INLINE_ASM: return "holds an asm statement";
-	case MV_INLINE_RETURNS: return "does not end in its only return";
-	case MV_INLINE_BRANCHES: return "has a branch that may leave it";
-	case MV_INLINE_REFERENCE: return "refers to an address in a form that cannot be moved";
-	case MV_INLINE_TOO_LARGE: return "is larger than a call site may be";
-	}
-	return "?";
+	return mv_inline_why_text(why);
 }
 
 bool mv_is_variant(const_tree decl)

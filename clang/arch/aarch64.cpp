@@ -150,11 +150,29 @@ void emit_nops(AsmPrinter &ap, const MCSubtargetInfo &sti, unsigned bytes)
 		emit_hint(ap, sti, HINT_NOP);
 }
 
+/* adrp moves with its page relocated; adr and literal loads reach only
+ * 1 MiB, which a copy may be beyond. */
+int pc_relative(const MachineInstr &mi, mv_arch_reloc *r)
+{
+	StringRef name = mi.getMF()->getSubtarget().getInstrInfo()->getName(mi.getOpcode());
+	if (name == "ADRP") {
+		r->kind = MV_RELOC_AARCH64_ADRP;
+		r->after = false;
+		r->field = 0;
+		return 1;
+	}
+	if (name == "ADR" || name == "PRFMl" || (name.starts_with("LDR") && name.ends_with("l")))
+		return -1;
+	return 0;
+}
+
+const char *const stack_registers[] = { "SP", "WSP", "FP", "W29", nullptr };
+
 } // namespace
 
 const mv_arch mv_arch_aarch64 = {
 	"aarch64", MV_MACHINE_AARCH64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
 	emit_pad, emit_entry_nop, stub,
 	"AArch64 stubs reach only 8-byte aligned members in the first 32 KiB of such an object",
-	pad_bytes, emit_nops,
+	pad_bytes, emit_nops, pc_relative, stack_registers,
 };

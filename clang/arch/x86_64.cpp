@@ -20,6 +20,7 @@
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
@@ -73,15 +74,126 @@ unsigned pad_bytes(unsigned size, bool tail)
 	return size <= 5 ? 0 : size - 5 + (tail ? 1 : 0);
 }
 
-/* the multi-byte NOPs of the target's longest kind */
-void emit_nops(AsmPrinter &ap, const MCSubtargetInfo &sti, unsigned bytes)
+/* Multi-byte NOPs of up to 11 bytes, as bytes: MCStreamer::emitNops
+ * writes nothing with -S (the assembler text streamer does not have it). */
+void emit_nops(AsmPrinter &ap, const MCSubtargetInfo &, unsigned bytes)
 {
-	ap.OutStreamer->emitNops(bytes, 0, SMLoc(), sti);
+	static const char *const nop[12] = {
+		"", "\x90", "\x66\x90", "\x0f\x1f\x00", "\x0f\x1f\x40\x00",
+		"\x0f\x1f\x44\x00\x00", "\x66\x0f\x1f\x44\x00\x00",
+		"\x0f\x1f\x80\x00\x00\x00\x00", "\x0f\x1f\x84\x00\x00\x00\x00\x00",
+		"\x66\x0f\x1f\x84\x00\x00\x00\x00\x00",
+		"\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00",
+		"\x66\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00",
+	};
+	while (bytes) {
+		unsigned n = bytes > 11 ? 11 : bytes;
+		ap.OutStreamer->emitBytes(StringRef(nop[n], n));
+		bytes -= n;
+	}
 }
+
+/*
+ * The bytes of mi's immediate operand, which the encoding puts after the
+ * displacement, as the target's instruction description says (its
+ * TSFlags: 4 bits at ImmShift, X86BaseInfo.h, which LLVM does not
+ * install), and the short form the encoder picks for some; -1 if it
+ * cannot say.  The runtime checks the field's instruction before it
+ * relocates it, so a wrong answer costs a copy, not correctness.  The layout is checked once against
+ * instructions whose immediates are known, so that another LLVM with
+ * another layout makes variants with %rip references "not inlinable"
+ * rather than wrongly described.
+ */
+enum { IMM_SHIFT = 18, IMM_NONE = 0, IMM_8 = 1, IMM_8_REG = 3, IMM_16 = 4, IMM_32 = 6,
+       IMM_32_SIGNED = 8 };
+
+int imm_code(const MCInstrDesc &d)
+{
+	return (int)((d.TSFlags >> IMM_SHIFT) & 15);
+}
+
+bool layout_checked(const TargetInstrInfo &ii)
+{
+	static int ok = -1;
+	if (ok >= 0)
+		return ok;
+	const std::pair<const char *, int> known[] = {
+		{ "MOV8mi", IMM_8 }, { "MOV16mi", IMM_16 }, { "MOV32mi", IMM_32 },
+		{ "MOV64mi32", IMM_32_SIGNED }, { "MOV32rm", IMM_NONE }, { "ADD32mr", IMM_NONE },
+	};
+	unsigned found = 0;
+	ok = 1;
+	for (unsigned op = 0; op < ii.getNumOpcodes(); op++)
+		for (auto &[name, code] : known)
+			if (ii.getName(op) == name) {
+				found++;
+				ok &= imm_code(ii.get(op)) == code;
+			}
+	ok &= found == std::size(known);
+	return ok;
+}
+
+/* Whether the AsmPrinter encodes mi, an arithmetic instruction with a
+ * 16- or 32-bit immediate that fits in 8 bits, in its short form (it
+ * does for these, X86EncodingOptimization.cpp). */
+bool short_immediate(const MachineInstr &mi, StringRef name)
+{
+	static const char *const arith[] = { "ADC", "ADD", "AND", "CMP", "OR", "SBB", "SUB",
+					     "XOR", "IMUL" };
+	bool listed = false;
+	for (const char *a : arith)
+		listed |= name.starts_with(a);
+	if (!listed)
+		return false;
+	for (unsigned i = mi.getNumExplicitOperands(); i-- > 0;)
+		if (mi.getOperand(i).isImm())
+			return isInt<8>(mi.getOperand(i).getImm());
+	return false;
+}
+
+int immediate_bytes(const MachineInstr &mi)
+{
+	const TargetInstrInfo &ii = *mi.getMF()->getSubtarget().getInstrInfo();
+	if (!layout_checked(ii))
+		return -1;
+	switch (imm_code(mi.getDesc())) {
+	case IMM_NONE: return 0;
+	case IMM_8: case IMM_8_REG: return 1;
+	case IMM_16: return short_immediate(mi, ii.getName(mi.getOpcode())) ? 1 : 2;
+	case IMM_32: case IMM_32_SIGNED:
+		return short_immediate(mi, ii.getName(mi.getOpcode())) ? 1 : 4;
+	default: return -1;     /* PC-relative immediates, 64-bit ones */
+	}
+}
+
+/* A memory operand based on %rip: its disp32 is 4 bytes before the
+ * immediate, if any, which ends the instruction. */
+int pc_relative(const MachineInstr &mi, mv_arch_reloc *r)
+{
+	const TargetRegisterInfo *tri = mi.getMF()->getSubtarget().getRegisterInfo();
+	unsigned rip = 0;
+	for (const MachineOperand &op : mi.operands())
+		if (op.isReg() && op.getReg() && StringRef(tri->getName(op.getReg())) == "RIP")
+			rip++;
+	if (!rip)
+		return 0;
+	int imm = immediate_bytes(mi);
+	if (rip != 1 || imm < 0)
+		return -1;
+	r->kind = MV_RELOC_X86_RIP32;
+	r->after = true;
+	r->field = -(4 + imm);
+	return 1;
+}
+
+const char *const stack_registers[] = {
+	"RSP", "ESP", "SP", "SPL", "RBP", "EBP", "BP", "BPL", nullptr
+};
 
 } // namespace
 
 const mv_arch mv_arch_x86_64 = {
 	"x86-64", MV_MACHINE_X86_64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
-	emit_pad, emit_entry_nop, stub, nullptr, pad_bytes, emit_nops,
+	emit_pad, emit_entry_nop, stub, nullptr, pad_bytes, emit_nops, pc_relative,
+	stack_registers,
 };

@@ -28,6 +28,14 @@
 #include <unistd.h>
 #include <multiverse.h>
 
+/* A caller the compiler keeps whole and calls: one call site each.
+ * (Clang has no noipa.) */
+#ifdef __clang__
+#define LIVE_CALLER __attribute__((noinline))
+#else
+#define LIVE_CALLER __attribute__((noipa))
+#endif
+
 static atomic_long live_failures;
 
 /* Counts a failure; only the first 20 are printed, since a broken protocol

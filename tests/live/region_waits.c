@@ -10,7 +10,6 @@
  *     runtime's in-handler mark: the first batch refuses and marks it.
  * Each time the thread leaves, the next commit goes through.
  */
-// not-with-clang: Clang's plugin does not describe inlinable variants yet, so nothing is copied
 #include "live.h"
 
 __attribute__((multiverse)) int mode;
@@ -27,7 +26,7 @@ __attribute__((multiverse)) void step(void)
 	}
 }
 
-__attribute__((noipa)) void call_step(void) { step(); __asm__ volatile(""); }
+LIVE_CALLER void call_step(void) { step(); __asm__ volatile(""); }
 
 static atomic_int in_handler, leave_handler, stop, started;
 static pid_t worker_tid;

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inlinable variants, as gcc/inline.cc decides them for GCC: which
+ * variants the runtime may copy into a padded call site, and what the
+ * descriptor says about their code (common/descriptor.h).
+ *
+ * Only the final code can tell, so this is a second handler in the
+ * AsmPrinter (sites.cpp says how it is hooked in).  For each variant it
+ * sees every instruction just before it is emitted and
+ *   - labels where a copy would start (after a landing pad) and end
+ *     (before the return, which must be the variant's last and only one),
+ *     and each PC-relative field in between (clang/arch/ says which forms
+ *     the runtime can move);
+ *   - notes why the variant cannot be copied: a call, an asm statement
+ *     that emits code, the stack pointer or frame register, a return that
+ *     is not last, a branch that may leave it, a reference the runtime
+ *     cannot relocate.
+ * The IR records (descriptors.cpp) cannot name labels inside a function,
+ * so their variant tables are taken out of the module when it starts and
+ * written here when it ends, with the copy's bounds and relocations as
+ * assembler expressions.  The copy's size is known only to the assembler:
+ * over MV_INLINE_MAX bytes, the record says "too large", by expression.
+ */
+#include "multiverse.h"
+#include "descriptor.h"
+#include "arch.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/CodeGen/AsmPrinter.h"
+#include "llvm/CodeGen/DebugHandlerBase.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCSectionELF.h"
+#include "llvm/MC/MCStreamer.h"
+
+#include <map>
+#include <set>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+struct Reloc {
+	MCSymbol *at;
+	int field;
+	unsigned kind;
+};
+
+/* What one variant's code says about copying it. */
+struct Copy {
+	MCSymbol *start = nullptr, *end = nullptr;
+	std::vector<Reloc> relocs;
+	std::set<unsigned> why;
+	bool first = true;      /* no instruction seen yet */
+};
+
+/* A variant record of the IR, and a table of them taken out of the
+ * module: the symbol the function records refer to, and its records. */
+struct Record {
+	const Constant *body, *guards;
+	uint64_t n_guards;
+};
+struct Table {
+	MCSymbol *label;
+	std::vector<Record> records;
+};
+
+class InlineRecorder : public DebugHandlerBase {
+	AsmPrinter *ap;
+	const mv_arch *arch;
+	Module *module = nullptr;
+	std::vector<Table> tables;
+	std::map<const Function *, Copy> copies;   /* every variant's */
+	const MachineFunction *mf = nullptr;
+	Copy *cur = nullptr;                       /* mf's, if a variant */
+	std::vector<MCRegister> stack;             /* mf's target's */
+	const mv_arch_reloc *pending = nullptr;    /* labelled after mi */
+	mv_arch_reloc after;
+
+	MCSymbol *label_here()
+	{
+		MCSymbol *l = ap->OutContext.createTempSymbol("mvcopy", true);
+		ap->OutStreamer->emitLabel(l);
+		return l;
+	}
+
+	void start_function(const MachineFunction *f)
+	{
+		mf = f;
+		auto c = copies.find(&f->getFunction());
+		cur = c == copies.end() ? nullptr : &c->second;
+		pending = nullptr;
+		if (!cur)
+			return;
+		const TargetRegisterInfo *tri = f->getSubtarget().getRegisterInfo();
+		stack.clear();
+		for (unsigned r = 1; r < tri->getNumRegs(); r++)
+			for (const char *const *n = arch->stack_registers; *n; n++)
+				if (StringRef(tri->getName(r)) == *n)
+					stack.push_back(r);
+		/* a part of it in another section (hot/cold splitting) */
+		for (const MachineBasicBlock &b : *f)
+			if (b.isBeginSection() && &b != &f->front())
+				cur->why.insert(MV_INLINE_BRANCHES);
+	}
+
+	bool uses_stack(const MachineInstr &mi)
+	{
+		if (mi.getFlag(MachineInstr::FrameSetup) || mi.getFlag(MachineInstr::FrameDestroy))
+			return true;
+		const TargetRegisterInfo *tri = mf->getSubtarget().getRegisterInfo();
+		for (const MachineOperand &op : mi.operands()) {
+			if (op.isFI())
+				return true;
+			if (!op.isReg() || !op.getReg().isPhysical())
+				continue;
+			for (MCRegister s : stack)
+				if (tri->regsOverlap(op.getReg(), s))
+					return true;
+		}
+		return false;
+	}
+
+	/* An asm statement whose text is only blanks (a compiler barrier)
+	 * emits nothing. */
+	static bool asm_emits_code(const MachineInstr &mi)
+	{
+		if (mi.getNumOperands() == 0 || !mi.getOperand(0).isSymbol())
+			return true;
+		return !StringRef(mi.getOperand(0).getSymbolName()).trim().empty();
+	}
+
+	void analyse(const MachineInstr &mi)
+	{
+		if (cur->first) {
+			cur->first = false;
+			if (arch->is_landing_pad(mi))
+				return;
+		}
+		if (!cur->start)
+			cur->start = label_here();
+		if (cur->end)           /* anything after the return */
+			cur->why.insert(MV_INLINE_RETURNS);
+		if (mi.isCall()) {
+			cur->why.insert(MV_INLINE_CALLS);
+			return;
+		}
+		if (mi.isInlineAsm()) {
+			if (asm_emits_code(mi))
+				cur->why.insert(MV_INLINE_ASM);
+			return;
+		}
+		if (mi.isReturn()) {
+			if (cur->end || mi.isConditionalBranch() ||
+			    mf->getSubtarget().getInstrInfo()->isPredicated(mi))
+				cur->why.insert(MV_INLINE_RETURNS);
+			else
+				cur->end = label_here();
+			return;
+		}
+		if (uses_stack(mi))
+			cur->why.insert(MV_INLINE_STACK);
+		if (mi.isBranch()) {    /* to a block of its own: moves with it */
+			if (mi.isIndirectBranch())
+				cur->why.insert(MV_INLINE_BRANCHES);
+			for (const MachineOperand &op : mi.operands())
+				if (!op.isMBB() && !op.isReg() && !op.isImm() && !op.isRegMask())
+					cur->why.insert(MV_INLINE_BRANCHES);
+			return;
+		}
+		mv_arch_reloc r;
+		switch (arch->pc_relative(mi, &r)) {
+		case -1:
+			cur->why.insert(MV_INLINE_REFERENCE);
+			break;
+		case 1:
+			if (r.after) {
+				after = r;
+				pending = &after;
+			} else {
+				cur->relocs.push_back({ label_here(), r.field, r.kind });
+			}
+			break;
+		}
+	}
+
+	/* Takes the IR's variant tables out of the module (their function
+	 * records then refer to a label written in endModule), and notes
+	 * the variants to analyse. */
+	void take_tables(Module &m)
+	{
+		unsigned n = 0;
+		for (GlobalVariable &gv : make_early_inc_range(m.globals())) {
+			if (!gv.hasInitializer() || gv.getSection() != MV_SECTION_VARIANTS ||
+			    !gv.getName().starts_with(".mv.variants"))
+				continue;
+			auto *array = dyn_cast<ConstantArray>(gv.getInitializer());
+			if (!array)
+				continue;
+			Table t;
+			for (const Use &u : array->operands()) {
+				auto *r = cast<ConstantStruct>(u.get());
+				t.records.push_back({ r->getOperand(0), r->getOperand(1),
+					cast<ConstantInt>(r->getOperand(2))->getZExtValue() });
+				if (auto *f = dyn_cast<Function>(r->getOperand(0)->stripPointerCasts()))
+					copies[f];
+			}
+			/* ".L": a label of this object, like the private global */
+			auto *decl = new GlobalVariable(m, gv.getValueType(), false,
+				GlobalValue::ExternalLinkage, nullptr,
+				"\1.Lmv.variants." + Twine(n++));
+			gv.replaceAllUsesWith(decl);
+			gv.eraseFromParent();
+			t.label = ap->getSymbol(decl);
+			tables.push_back(std::move(t));
+		}
+	}
+
+	MCContext &ctx() { return ap->OutContext; }
+	const MCExpr *ref(MCSymbol *s) { return MCSymbolRefExpr::create(s, ctx()); }
+	const MCExpr *num(int64_t v) { return MCConstantExpr::create(v, ctx()); }
+
+	/* The relocations of an inlinable variant, if any: their label. */
+	MCSymbol *write_relocs(const Copy &c)
+	{
+		if (!c.why.empty() || c.relocs.empty())
+			return nullptr;
+		MCStreamer &out = *ap->OutStreamer;
+		MCSymbol *l = ctx().createTempSymbol("mvrelocs", true);
+		out.emitValueToAlignment(Align(4));
+		out.emitLabel(l);
+		for (const Reloc &r : c.relocs) {
+			out.emitValue(MCBinaryExpr::createAdd(MCBinaryExpr::createSub(ref(r.at),
+				ref(c.start), ctx()), num(r.field), ctx()), 4);
+			out.emitIntValue(r.kind, 4);
+		}
+		return l;
+	}
+
+	/* Why not, when several reasons hold: the first of these (as GCC's). */
+	static unsigned why_not(const Copy &c)
+	{
+		static const unsigned priority[] = {
+			MV_INLINE_CALLS, MV_INLINE_ASM, MV_INLINE_BRANCHES, MV_INLINE_RETURNS,
+			MV_INLINE_STACK, MV_INLINE_REFERENCE,
+		};
+		if (!c.end)
+			return MV_INLINE_RETURNS;
+		for (unsigned w : priority)
+			if (c.why.count(w))
+				return w;
+		return c.why.empty() ? MV_INLINE_OK : *c.why.begin();
+	}
+
+	/* One variant record (common/descriptor.h, struct mv_desc_variant),
+	 * its inlining half from c (nullptr: not analysed). */
+	void write_record(const Record &r, const Copy *c, MCSymbol *relocs)
+	{
+		MCStreamer &out = *ap->OutStreamer;
+		out.emitValue(ap->lowerConstant(r.body), 8);
+		out.emitValue(ap->lowerConstant(r.guards), 8);
+		out.emitIntValue(r.n_guards, 4);
+		unsigned why = c ? why_not(*c) : MV_INLINE_UNKNOWN;
+		if (why != MV_INLINE_OK) {
+			out.emitIntValue(0, 2);
+			out.emitIntValue(0, 2);
+			out.emitIntValue(0, 8);
+			out.emitIntValue(0, 4);
+			out.emitIntValue(why, 4);
+			return;
+		}
+		/* fits: (len <= MV_INLINE_MAX) & 1, whatever the assembler's
+		 * truth value (GNU as: -1) */
+		const MCExpr *len = MCBinaryExpr::createSub(ref(c->end), ref(c->start), ctx());
+		const MCExpr *fits = MCBinaryExpr::createAnd(MCBinaryExpr::createLTE(len,
+			num(MV_INLINE_MAX), ctx()), num(1), ctx());
+		out.emitValue(MCBinaryExpr::createMul(fits, MCBinaryExpr::createSub(ref(c->start),
+			ap->lowerConstant(r.body), ctx()), ctx()), 2);
+		out.emitValue(MCBinaryExpr::createMul(fits, len, ctx()), 2);
+		if (relocs)
+			out.emitValue(ref(relocs), 8);
+		else
+			out.emitIntValue(0, 8);
+		out.emitIntValue(c->relocs.size(), 4);
+		/* MV_INLINE_OK, or MV_INLINE_TOO_LARGE if it does not fit */
+		out.emitValue(MCBinaryExpr::createSub(num(MV_INLINE_TOO_LARGE), MCBinaryExpr::createMul(
+			fits, num(MV_INLINE_TOO_LARGE - MV_INLINE_OK), ctx()), ctx()), 4);
+	}
+
+public:
+	InlineRecorder(AsmPrinter *a, const mv_arch *ar) : DebugHandlerBase(a), ap(a), arch(ar) {}
+
+	void beginModule(Module *m) override
+	{
+		Asm = nullptr;  /* none of the base's debug-information work */
+		module = m;
+		tables.clear();
+		copies.clear();
+		mf = nullptr;
+		cur = nullptr;
+		take_tables(*m);
+	}
+	/* A new function starts (its MachineFunction may have the last
+	 * one's address): its first instruction sets the state up. */
+	void skippedNonDebugFunction() override { mf = nullptr; }
+	void beginFunctionImpl(const MachineFunction *) override { mf = nullptr; }
+	void endFunctionImpl(const MachineFunction *) override {}
+
+	void beginInstruction(const MachineInstr *mi) override
+	{
+		if (mi->getMF() != mf)
+			start_function(mi->getMF());
+		if (!cur || mi->isMetaInstruction() || mi->isPosition() || arch->emits_nothing(*mi))
+			return;
+		analyse(*mi);
+	}
+
+	void endInstruction() override
+	{
+		if (!pending)
+			return;
+		cur->relocs.push_back({ label_here(), pending->field, pending->kind });
+		pending = nullptr;
+	}
+
+	void endModule() override
+	{
+		write_tables();
+		/* the report, which MultiverseFinish left to now */
+		for (auto &[f, c] : copies)
+			if (!c.first)
+				mv_inline_why[f->getName().str()] = why_not(c);
+		mv_module_emitted(*module);
+	}
+
+	void write_tables()
+	{
+		if (tables.empty())
+			return;
+		MCStreamer &out = *ap->OutStreamer;
+		out.pushSection();
+		out.switchSection(ctx().getELFSection(MV_SECTION_VARIANTS, ELF::SHT_PROGBITS,
+			ELF::SHF_ALLOC | ELF::SHF_WRITE));
+		std::map<const Function *, MCSymbol *> relocs;
+		for (auto &[f, c] : copies)
+			relocs[f] = write_relocs(c);
+		for (const Table &t : tables) {
+			out.emitValueToAlignment(Align(8));
+			out.emitLabel(t.label);
+			for (const Record &r : t.records) {
+				auto *f = dyn_cast<Function>(r.body->stripPointerCasts());
+				auto c = f ? copies.find(f) : copies.end();
+				/* a variant the AsmPrinter did not emit is not analysed */
+				bool seen = c != copies.end() && !c->second.first;
+				write_record(r, seen ? &c->second : nullptr,
+					     seen ? relocs[f] : nullptr);
+			}
+		}
+		out.popSection();
+	}
+};
+
+} // namespace
+
+void mv_add_inline_recorder(AsmPrinter *ap, const mv_arch *arch)
+{
+	ap->addDebugHandler(std::make_unique<InlineRecorder>(ap, arch));
+}
