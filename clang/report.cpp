@@ -6,8 +6,9 @@
 // specialized and why.  The parts come from the passes that know them
 // (attribute.cpp the location, uses.cpp the reasons, specialize.cpp the
 // variants made, merge.cpp those kept); MultiverseFinish writes it.
-// When the compile goes on to code generation, inline.cpp writes it at
-// the end of the module, with what the AsmPrinter saw: which variants
+// When the compile goes on to code generation, it is written when the
+// AsmPrinter's handlers are done (mv_module_emitted()), with what they
+// saw (sites.cpp, inline.cpp): which variants
 // may be copied into call sites, or why not, and the calls of each
 // function and how many are padded.  Clang's plugin cannot measure code
 // before the object is written, so the report gives no bytes
