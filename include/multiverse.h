@@ -98,6 +98,19 @@ struct mv_info_fn {
 	unsigned n_sites_skipped; /* sites left alone: unexpected bytes */
 };
 
+/* What a call site holds now (mv_info_site.holds). */
+#define MULTIVERSE_SITE_ORIGINAL 0  /* the call the compiler wrote */
+#define MULTIVERSE_SITE_CALL     1  /* a direct call (or jump) to the selected body */
+#define MULTIVERSE_SITE_INLINED  2  /* that body in the call itself: a NOP, or a constant */
+#define MULTIVERSE_SITE_COPIED   3  /* a copy of the selected variant, in its padding */
+#define MULTIVERSE_SITE_SKIPPED  4  /* left alone: not the call its descriptor promised */
+
+struct mv_info_site {
+	void *addr;               /* the call instruction */
+	unsigned pad;             /* bytes of NOPs before it, where copies go */
+	int holds;                /* MULTIVERSE_SITE_* */
+};
+
 /* The runtime is there: in the kernel with CONFIG_MULTIVERSE, whether or
  * not this unit was compiled with the plugin; in a process, when the
  * unit was, or says so. */
@@ -142,6 +155,11 @@ int multiverse_bind(void *var, int state);
 
 const struct mv_info_fn *multiverse_info_fn(void *fn);
 const struct mv_info_var *multiverse_info_var(void *var);
+/* Call site i (0 to n_sites - 1, as multiverse_info_fn() or
+ * multiverse_info_var() count them) of the multiversed function or the
+ * function-pointer switch at fn; NULL past the last, or if fn is
+ * neither. */
+const struct mv_info_site *multiverse_info_site(void *fn, unsigned i);
 
 /* Prints every switch, function, variant with its guards, and site state to
  * out (stderr if NULL). */
@@ -173,6 +191,8 @@ static inline int multiverse_is_committed(void *fn) { (void)fn; return 0; }
 static inline int multiverse_bind(void *var, int state) { (void)var; (void)state; return 0; }
 static inline const struct mv_info_fn *multiverse_info_fn(void *fn) { (void)fn; return 0; }
 static inline const struct mv_info_var *multiverse_info_var(void *var) { (void)var; return 0; }
+static inline const struct mv_info_site *multiverse_info_site(void *fn, unsigned i)
+{ (void)fn; (void)i; return 0; }
 #ifdef __KERNEL__
 static inline void multiverse_free_init_mem(void) { }
 #else
@@ -235,6 +255,15 @@ MULTIVERSE_FN_OVERLOADS_(int, multiverse_revert_fn)
 MULTIVERSE_FN_OVERLOADS_(int, multiverse_is_committed)
 MULTIVERSE_FN_OVERLOADS_(const struct mv_info_fn *, multiverse_info_fn)
 #undef MULTIVERSE_FN_OVERLOADS_
+template <typename T, typename... A>
+inline const struct mv_info_site *multiverse_info_site(T (*fn)(A...), unsigned i)
+{ return multiverse_info_site(multiverse_detail::address(fn), i); }
+template <typename T, typename... A>
+inline const struct mv_info_site *multiverse_info_site(T (*fn)(A..., ...), unsigned i)
+{ return multiverse_info_site(multiverse_detail::address(fn), i); }
+template <typename C, typename M>
+inline const struct mv_info_site *multiverse_info_site(M C::*fn, unsigned i)
+{ return multiverse_info_site(multiverse_detail::address(fn), i); }
 #endif
 
 #endif

@@ -72,6 +72,41 @@ MV_API const struct mv_info_fn *multiverse_info_fn(void *fn)
 	return f ? &info : 0;
 }
 
+static int holds(int state)
+{
+	switch (state) {
+	case MV_AREA_BRANCH: return MULTIVERSE_SITE_CALL;
+	case MV_AREA_INLINED: return MULTIVERSE_SITE_INLINED;
+	case MV_AREA_COPIED: return MULTIVERSE_SITE_COPIED;
+	case MV_AREA_SKIPPED: case MV_AREA_INVALID: return MULTIVERSE_SITE_SKIPPED;
+	default: return MULTIVERSE_SITE_ORIGINAL;
+	}
+}
+
+MV_API const struct mv_info_site *multiverse_info_site(void *fn, unsigned i)
+{
+	static MV_THREAD_LOCAL struct mv_info_site info;
+	const struct mv_site *s = 0;
+	const struct mv_fn *f;
+	const struct mv_var *v;
+
+	mv_lock();
+	if (mv_sync() >= 0) {
+		if ((f = mv_find_fn(fn)) && i < f->n_sites)
+			s = &mv.sites[f->site0 + i];
+		else if (!f && (v = mv_find_var(fn)) && (v->flags & MV_VAR_FNPTR) && i < v->n_sites)
+			s = &mv.sites[v->site0 + i];
+	}
+	if (s)
+		info = (struct mv_info_site){
+			.addr = s->area.addr,
+			.pad = s->pad,
+			.holds = holds(mv_site_state(s)),
+		};
+	mv_unlock();
+	return s ? &info : 0;
+}
+
 MV_API const struct mv_info_var *multiverse_info_var(void *var)
 {
 	static MV_THREAD_LOCAL struct mv_info_var info;

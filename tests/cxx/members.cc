@@ -59,6 +59,9 @@ int main()
 
 	const mv_info_fn *f = multiverse_info_fn(&Widget::cost);
 	CHECK(f && !strcmp(f->name, "Widget::cost(int) const"));
+	const mv_info_site *site = multiverse_info_site(&Widget::cost, 0);
+	CHECK(f && f->n_sites && site && site->holds != MULTIVERSE_SITE_ORIGINAL);
+	CHECK(f && !multiverse_info_site(&Widget::cost, f->n_sites));
 	const mv_info_var *v = multiverse_info_var(&cfg::fast);
 	CHECK(v && !strcmp(v->name, "cfg::fast"));
 	v = multiverse_info_var(&Widget::level);

@@ -18,5 +18,6 @@ EXPORT_SYMBOL_GPL(multiverse_is_committed);
 EXPORT_SYMBOL_GPL(multiverse_bind);
 EXPORT_SYMBOL_GPL(multiverse_info_fn);
 EXPORT_SYMBOL_GPL(multiverse_info_var);
+EXPORT_SYMBOL_GPL(multiverse_info_site);
 EXPORT_SYMBOL_GPL(multiverse_last_error);
 EXPORT_SYMBOL_GPL(multiverse_version);

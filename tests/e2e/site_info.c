@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* multiverse_info_site(): what each call site holds, before commit,
+ * after it (a copy of a variant in a padded site, an empty body in the
+ * call itself, a direct call) and after revert; and NULL past the last
+ * site or for an address that is not multiversed. */
+#include "check.h"
+
+__attribute__((multiverse)) int mode;
+long base = 5, count;
+
+/* optimized, variants without a frame: copied and inlined */
+#ifdef __OPTIMIZE__
+#define OPT 1
+#else
+#define OPT 0
+#endif
+
+__attribute__((multiverse("inline", 32))) long padded(long x);
+__attribute__((multiverse)) long padded(long x) { return mode ? x * 3 + base : x - base; }
+__attribute__((multiverse)) void maybe_count(void) { if (mode) count++; }
+__attribute__((noinline)) long other(long x) { return x + count; }
+__attribute__((multiverse)) long calling(long x) { return mode ? other(x) : other(x + 1); }
+static long one(long x) { return x + 1; }
+__attribute__((multiverse)) long (*hook)(long) = one;
+
+__attribute__((noinline)) long use(long x)
+{
+	maybe_count();
+	return padded(x) + calling(x) + hook(x);
+}
+
+static void expect(void *fn, int holds)
+{
+	const struct mv_info_fn *f = multiverse_info_fn(fn);
+	const struct mv_info_var *v = multiverse_info_var(fn);
+	unsigned n = f ? f->n_sites : v ? v->n_sites : 0;
+
+	CHECK(n >= 1);
+	for (unsigned i = 0; i < n; i++) {
+		const struct mv_info_site *s = multiverse_info_site(fn, i);
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		CHECK(s->addr != NULL);
+		if (s->holds != holds)
+			fprintf(stderr, "site %u of %s at %p holds %d, not %d\n", i,
+				f ? f->name : v->name, s->addr, s->holds, holds);
+		CHECK_EQ(s->holds, holds);
+	}
+	CHECK(multiverse_info_site(fn, n) == NULL);
+}
+
+int main(void)
+{
+	CHECK_EQ(use(10), 10 - 5 + 11 + 11);
+	expect(padded, MULTIVERSE_SITE_ORIGINAL);
+	expect(&hook, MULTIVERSE_SITE_ORIGINAL);
+	CHECK(multiverse_info_site(padded, 0)->pad > 0);
+	CHECK_EQ(multiverse_info_site(calling, 0)->pad, 0);     /* no variant to copy */
+
+	mode = 0;
+	CHECK(multiverse_commit() > 0);
+	expect(padded, OPT ? MULTIVERSE_SITE_COPIED : MULTIVERSE_SITE_CALL);
+	expect(maybe_count, OPT ? MULTIVERSE_SITE_INLINED : MULTIVERSE_SITE_CALL);
+	expect(calling, MULTIVERSE_SITE_CALL);
+	expect(&hook, MULTIVERSE_SITE_CALL);
+	CHECK_EQ(use(10), 10 - 5 + 11 + 11);
+
+	CHECK(multiverse_revert() > 0);
+	expect(padded, MULTIVERSE_SITE_ORIGINAL);
+	expect(maybe_count, MULTIVERSE_SITE_ORIGINAL);
+	expect(&hook, MULTIVERSE_SITE_ORIGINAL);
+
+	CHECK(multiverse_info_site(other, 0) == NULL);       /* not multiversed */
+	CHECK(multiverse_info_site(&base, 0) == NULL);
+	CHECK_DONE();
+}
