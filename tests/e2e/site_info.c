@@ -29,6 +29,8 @@ __attribute__((noinline)) long use(long x)
 	return padded(x) + calling(x) + hook(x);
 }
 
+/* holds: one of MULTIVERSE_SITE_*, or -1 for any that binds the site
+ * (at -O0 an empty body may be a call, or copied where it fits) */
 static void expect(void *fn, int holds)
 {
 	const struct mv_info_fn *f = multiverse_info_fn(fn);
@@ -42,10 +44,12 @@ static void expect(void *fn, int holds)
 		if (!s)
 			continue;
 		CHECK(s->addr != NULL);
-		if (s->holds != holds)
+		int ok = holds >= 0 ? s->holds == holds :
+			 s->holds != MULTIVERSE_SITE_ORIGINAL && s->holds != MULTIVERSE_SITE_SKIPPED;
+		if (!ok)
 			fprintf(stderr, "site %u of %s at %p holds %d, not %d\n", i,
 				f ? f->name : v->name, s->addr, s->holds, holds);
-		CHECK_EQ(s->holds, holds);
+		CHECK(ok);
 	}
 	CHECK(multiverse_info_site(fn, n) == NULL);
 }
@@ -61,7 +65,7 @@ int main(void)
 	mode = 0;
 	CHECK(multiverse_commit() > 0);
 	expect(padded, OPT ? MULTIVERSE_SITE_COPIED : MULTIVERSE_SITE_CALL);
-	expect(maybe_count, OPT ? MULTIVERSE_SITE_INLINED : MULTIVERSE_SITE_CALL);
+	expect(maybe_count, OPT ? MULTIVERSE_SITE_INLINED : -1);
 	expect(calling, MULTIVERSE_SITE_CALL);
 	expect(&hook, MULTIVERSE_SITE_CALL);
 	CHECK_EQ(use(10), 10 - 5 + 11 + 11);
