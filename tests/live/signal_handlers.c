@@ -114,14 +114,15 @@ int main(void)
 
 	/* A handler whose mask holds SIGTRAP, installed behind sigaction(). */
 	LIVE_CHECK(multiverse_revert() >= 0);
-	struct sigaction cur;
-	sigaction(SIGUSR1, NULL, &cur);
-	/* The C library's own return path: SA_RESTORER and a restorer where
-	 * it sets them (x86-64); on AArch64 it sets neither and the kernel
-	 * returns through the vDSO.  A SIGUSR1 still pending from the pinger
-	 * may run this handler. */
-	struct kernel_sigaction k = { on_signal, SA_RESTART | (cur.sa_flags & SA_RESTORER),
-				      cur.sa_restorer, ~0ul };
+	/* The C library's own return path, as the kernel holds it:
+	 * SA_RESTORER and a restorer where the library sets them (x86-64);
+	 * on AArch64 it sets neither and the kernel returns through the
+	 * vDSO.  (musl's sigaction() reports the flag but not the restorer.)
+	 * A SIGUSR1 still pending from the pinger may run this handler. */
+	struct kernel_sigaction cur = { 0 };
+	LIVE_CHECK(syscall(SYS_rt_sigaction, SIGUSR1, NULL, &cur, 8) == 0);
+	struct kernel_sigaction k = { on_signal, SA_RESTART | (cur.flags & SA_RESTORER),
+				      cur.restorer, ~0ul };
 	LIVE_CHECK(syscall(SYS_rt_sigaction, SIGUSR1, &k, NULL, 8) == 0);
 	sel = !sel;
 	LIVE_CHECK_EQ(multiverse_commit(), -EDEADLK);
