@@ -202,8 +202,9 @@ int mv_arch_pc_relative(rtx_insn *insn, mv_arch_reloc *r)
 	 * is; any other form is refused. */
 	bool absolute = !flag_pic && (ix86_cmodel == CM_SMALL || ix86_cmodel == CM_KERNEL);
 	rtx set = single_set(insn);
-	if (set && REG_P(SET_DEST(set)) && !MEM_P(SET_SRC(set)) &&
-	    has_symbol(SET_SRC(set)) && symbolic(SET_SRC(set))) {
+	rtx src = set ? SET_SRC(set) : NULL_RTX;
+	if (src && REG_P(SET_DEST(set)) && (GET_CODE(src) == SYMBOL_REF ||
+	    GET_CODE(src) == LABEL_REF || GET_CODE(src) == CONST) && symbolic(src)) {
 		if (flag_pic && ix86_cmodel == CM_SMALL_PIC) {
 			r->kind = MV_RELOC_X86_RIP32;
 			r->after = true;
