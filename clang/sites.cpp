@@ -191,11 +191,17 @@ public:
 	 * as many bytes as its ("inline", N) or inline-size=N make the site. */
 	unsigned pad_for(const MachineInstr &mi, const Function &callee)
 	{
+		return arch->pad_bytes(site_size(callee), mi.isReturn());
+	}
+
+	/* N of its ("inline", N) or inline-size=N (specialize.cpp), or 0. */
+	static unsigned site_size(const Function &f)
+	{
 		unsigned size = 0;
-		Attribute a = callee.getFnAttribute(MV_INLINE_SIZE_ATTR);
+		Attribute a = f.getFnAttribute(MV_INLINE_SIZE_ATTR);
 		if (a.isValid() && a.getValueAsString().getAsInteger(10, size))
 			size = 0;
-		return arch->pad_bytes(size, mi.isReturn());
+		return size;
 	}
 
 	/* NOPs, then a label right before the call being emitted. */
@@ -219,12 +225,9 @@ public:
 			c.first++;
 			c.second += s.pad != 0;
 		}
-		for (const Function &f : *module) {
-			unsigned size = 0;
-			Attribute a = f.getFnAttribute(MV_INLINE_SIZE_ATTR);
-			if (a.isValid() && !a.getValueAsString().getAsInteger(10, size))
+		for (const Function &f : *module)
+			if (unsigned size = site_size(f))
 				mv_site_size[f.getName().str()] = size;
-		}
 	}
 
 	/* Written, if empty, by every unit that registers: its constructor

@@ -28,21 +28,33 @@ static unsigned count_fns(const void *var)
 	return n;
 }
 
+/* What a site in state holds, as the API says it (MULTIVERSE_SITE_*);
+ * invalid sites count as skipped: both are left alone for their bytes. */
+static int holds(int state)
+{
+	switch (state) {
+	case MV_AREA_BRANCH: return MULTIVERSE_SITE_CALL;
+	case MV_AREA_INLINED: return MULTIVERSE_SITE_INLINED;
+	case MV_AREA_COPIED: return MULTIVERSE_SITE_COPIED;
+	case MV_AREA_SKIPPED: case MV_AREA_INVALID: return MULTIVERSE_SITE_SKIPPED;
+	default: return MULTIVERSE_SITE_ORIGINAL;
+	}
+}
+
 struct tally {
 	unsigned patched, inlined, skipped;
 };
 
-/* Invalid sites count as skipped: both are left alone for their bytes. */
 static struct tally tally_sites(size_t site0, size_t n)
 {
 	struct tally t = { 0, 0, 0 };
 
 	for (size_t i = site0; i < site0 + n; i++) {
-		int s = mv_site_state(&mv.sites[i]);
+		int h = holds(mv_site_state(&mv.sites[i]));
 
-		t.patched += s == MV_AREA_BRANCH;
-		t.inlined += s == MV_AREA_INLINED || s == MV_AREA_COPIED;
-		t.skipped += s == MV_AREA_SKIPPED || s == MV_AREA_INVALID;
+		t.patched += h == MULTIVERSE_SITE_CALL;
+		t.inlined += h == MULTIVERSE_SITE_INLINED || h == MULTIVERSE_SITE_COPIED;
+		t.skipped += h == MULTIVERSE_SITE_SKIPPED;
 	}
 	return t;
 }
@@ -70,17 +82,6 @@ MV_API const struct mv_info_fn *multiverse_info_fn(void *fn)
 	}
 	mv_unlock();
 	return f ? &info : 0;
-}
-
-static int holds(int state)
-{
-	switch (state) {
-	case MV_AREA_BRANCH: return MULTIVERSE_SITE_CALL;
-	case MV_AREA_INLINED: return MULTIVERSE_SITE_INLINED;
-	case MV_AREA_COPIED: return MULTIVERSE_SITE_COPIED;
-	case MV_AREA_SKIPPED: case MV_AREA_INVALID: return MULTIVERSE_SITE_SKIPPED;
-	default: return MULTIVERSE_SITE_ORIGINAL;
-	}
 }
 
 MV_API const struct mv_info_site *multiverse_info_site(void *fn, unsigned i)
