@@ -45,8 +45,13 @@ static void *worker(void *arg)
 	(void)arg;
 	worker_tid = (pid_t)syscall(SYS_gettid);
 	atomic_store(&started, 1);
-	while (!atomic_load_explicit(&stop, memory_order_relaxed))
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		call_step();
+		/* mostly elsewhere, so that a stop finds the worker outside
+		 * the copy within a few tries even in a slow emulated guest */
+		for (volatile int i = 0; i < 1000; i++)
+			;
+	}
 	return NULL;
 }
 
