@@ -93,18 +93,24 @@ void mv_emit_function(Module &m, Function &f, unsigned pad,
 			ConstantInt::get(i16, 0), ConstantPointerNull::get(ptr),
 			ConstantInt::get(i32, 0), ConstantInt::get(i32, MV_INLINE_UNKNOWN) }));
 	}
-	Constant *table = ConstantPointerNull::get(ptr);
-	if (!variants.empty())
-		table = record(m, ConstantArray::get(ArrayType::get(variants[0]->getType(),
-			variants.size()), variants), MV_SECTION_VARIANTS, ".mv.variants");
 	/* The entry through a local alias: f itself may resolve elsewhere,
 	 * to a PLT entry that a non-PIE executable makes f's address. */
 	auto *local = GlobalAlias::create(GlobalValue::PrivateLinkage, f.getName() + ".mventry", &f);
 	Constant *entry = ConstantExpr::getGetElementPtr(Type::getInt8Ty(c), local,
 		ConstantInt::get(i64, pad));
+	/* A plain function (MV_FN_PLAIN): one record of its own code, from
+	 * its entry, guarded by nothing (inline.cpp analyses it). */
+	bool plain = variants.empty();
+	if (plain)
+		variants.push_back(ConstantStruct::getAnon({ entry, ConstantPointerNull::get(ptr),
+			ConstantInt::get(i32, 0), ConstantInt::get(Type::getInt16Ty(c), 0),
+			ConstantInt::get(Type::getInt16Ty(c), 0), ConstantPointerNull::get(ptr),
+			ConstantInt::get(i32, 0), ConstantInt::get(i32, MV_INLINE_UNKNOWN) }));
+	Constant *table = record(m, ConstantArray::get(ArrayType::get(variants[0]->getType(),
+		variants.size()), variants), MV_SECTION_VARIANTS, ".mv.variants");
 	Constant *init = ConstantStruct::getAnon({ &f, cstring(m, f.getName()), entry, table,
 		ConstantInt::get(i32, variants.size()),
-		ConstantInt::get(i32, pad ? MV_FN_ENTRY_AFTER_PAD : 0) });
+		ConstantInt::get(i32, (pad ? MV_FN_ENTRY_AFTER_PAD : 0) | (plain ? MV_FN_PLAIN : 0)) });
 	record(m, init, MV_SECTION_FN, ".mv.fn");
 }
 

@@ -4,6 +4,10 @@
  * variants the runtime may copy into a padded call site, and what the
  * descriptor says about their code (common/descriptor.h).
  *
+ * A plain function (no variants, MV_FN_PLAIN) is analysed the same way,
+ * from after its entry NOP (which sites.cpp emits before the handler
+ * here labels anything), for copies through function-pointer switches.
+ *
  * Only the final code can tell, so this is a second handler in the
  * AsmPrinter (sites.cpp says how it is hooked in).  For each variant it
  * sees every instruction just before it is emitted and
@@ -72,6 +76,20 @@ struct Table {
 	MCSymbol *label;
 	std::vector<Record> records;
 };
+
+/* The function whose code a record's body is: a variant itself, or a
+ * plain function through its entry (descriptors.cpp: an offset from a
+ * local alias). */
+const Function *body_function(const Constant *body)
+{
+	const Value *v = body->stripPointerCasts();
+	if (auto *ce = dyn_cast<ConstantExpr>(v))
+		if (ce->getOpcode() == Instruction::GetElementPtr)
+			v = ce->getOperand(0)->stripPointerCasts();
+	if (auto *a = dyn_cast<GlobalAlias>(v))
+		v = a->getAliaseeObject();
+	return dyn_cast_or_null<Function>(v);
+}
 
 class InlineRecorder : public DebugHandlerBase {
 	AsmPrinter *ap;
@@ -210,7 +228,7 @@ class InlineRecorder : public DebugHandlerBase {
 				auto *r = cast<ConstantStruct>(u.get());
 				t.records.push_back({ r->getOperand(0), r->getOperand(1),
 					cast<ConstantInt>(r->getOperand(2))->getZExtValue() });
-				if (auto *f = dyn_cast<Function>(r->getOperand(0)->stripPointerCasts()))
+				if (const Function *f = body_function(r->getOperand(0)))
 					copies[f];
 			}
 			/* ".L": a label of this object, like the private global */
@@ -356,7 +374,7 @@ public:
 			out.emitValueToAlignment(Align(8));
 			out.emitLabel(t.label);
 			for (const Record &r : t.records) {
-				auto *f = dyn_cast<Function>(r.body->stripPointerCasts());
+				const Function *f = body_function(r.body);
 				auto c = f ? copies.find(f) : copies.end();
 				/* a variant the AsmPrinter did not emit is not analysed */
 				bool seen = c != copies.end() && !c->second.first;

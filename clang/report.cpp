@@ -58,14 +58,27 @@ std::string calls_json(const std::string &name)
 	       ", \"site_size\": " + std::to_string(n == mv_site_size.end() ? 0 : n->second);
 }
 
+/* What calls through function-pointer switches may copy of a plain
+ * function (MV_FN_PLAIN; inline.cpp analyses it under its own name). */
+std::string plain_text(const std::string &name, const mv_report_fn &f)
+{
+	if (!f.kept.empty() || !mv_inline_why.count(name))
+		return "";
+	unsigned why = inlining(name);
+	return why == MV_INLINE_OK ? "; inlinable through function-pointer switches" :
+		std::string("; not inlinable through function-pointer switches: ") +
+		mv_inline_why_text(why);
+}
+
 void text(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f)
 {
 	std::string at = f.file + ":" + std::to_string(f.line) + ":" +
 			 std::to_string(f.column) + ": multiverse: '" + name + "'";
 	if (!f.generic_only.empty()) {
-		out << at << ": only the generic: " << f.generic_only << "\n";
+		out << at << ": only the generic: " << f.generic_only << plain_text(name, f) << "\n";
 	} else if (f.specialized.empty()) {
-		out << at << ": reads no switch it can be specialized on; only the generic\n";
+		out << at << ": reads no switch it can be specialized on; only the generic"
+		    << plain_text(name, f) << "\n";
 	} else {
 		std::string on;
 		for (const std::string &s : f.specialized)
@@ -113,8 +126,14 @@ void json(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f
 	for (size_t i = 0; i < f.dynamic.size(); i++)
 		out << (i ? ", " : "") << "{\"switch\": " << mv_json_string(f.dynamic[i].first)
 		    << ", \"why\": " << mv_json_string(f.dynamic[i].second) << "}";
+	bool plain = f.kept.empty() && mv_inline_why.count(name);
+	unsigned why = inlining(name);
+	out << "], \"plain_inlinable\": " << (!plain ? "null" : why == MV_INLINE_OK ? "true" : "false")
+	    << ", \"plain_inline_bytes\": null, \"plain_not_inlinable\": "
+	    << (!plain || why == MV_INLINE_OK ? std::string("null") :
+		mv_json_string(mv_inline_why_text(why)));
 	/* calls are counted by the AsmPrinter: null without it */
-	out << "], \"generic_only\": "
+	out << ", \"generic_only\": "
 	    << (f.generic_only.empty() ? std::string("null") : mv_json_string(f.generic_only))
 	    << ", " << calls_json(name) << "}\n";
 }

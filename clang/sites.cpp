@@ -271,8 +271,11 @@ AsmPrinter *with_sites(TargetMachine &tm, std::unique_ptr<MCStreamer> &&s)
 		if (tm.getTarget().getName() == StringRef(h.arch->target)) {
 			AsmPrinter *ap = h.original.createAsmPrinter(tm, std::move(s));
 			if (ap) {
-				ap->addDebugHandler(std::make_unique<SiteRecorder>(ap, h.arch));
+				/* run in the reverse order of addition: the
+				 * entry NOP goes before the copy's start label
+				 * of a plain function (inline.cpp) */
 				mv_add_inline_recorder(ap, h.arch);
+				ap->addDebugHandler(std::make_unique<SiteRecorder>(ap, h.arch));
 			}
 			return ap;
 		}

@@ -24,7 +24,7 @@
 #include <stdint.h>
 #endif
 
-#define MV_DESCRIPTOR_VERSION 3
+#define MV_DESCRIPTOR_VERSION 4
 
 /* The machine a module's records and code are for, as ELF's e_machine:
  * passed to the registration calls with the version. */
@@ -154,6 +154,15 @@ struct mv_desc_fn {
  * That start can differ from generic: a non-PIE executable makes its PLT
  * entry the canonical address of a function a shared object defines. */
 #define MV_FN_ENTRY_AFTER_PAD 0x1u
+
+/* mv_desc_fn.flags: a function without variants (it reads no switch it
+ * can be specialized on), recorded by the unit that defines it so that
+ * a call through a function-pointer switch that points to it can receive
+ * a copy of its code.  Its one variant record describes the function's
+ * own code: body is its entry patch area, guarded by nothing, and the
+ * copy starts after that area.  The runtime never selects that record
+ * and never writes the entry. */
+#define MV_FN_PLAIN 0x2u
 
 /*
  * A call site.  Section __multiverse_site, 24 bytes.

@@ -44,6 +44,12 @@ void sym(const_tree decl)
 		const_cast<tree>(decl))));
 }
 
+std::string assembler_name(const_tree decl)
+{
+	const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(const_cast<tree>(decl)));
+	return targetm.strip_name_encoding(name);
+}
+
 void quad_sym(const_tree decl)
 {
 	fputs("\t.quad\t", out);
@@ -127,18 +133,17 @@ unsigned emit_relocs(const mv_inline_info &in)
 	return id;
 }
 
-/* The inlining half of a variant record (common/descriptor.h). */
-void emit_inline(tree body, const mv_inline_info &in, unsigned relocs)
+/* The inlining half of a variant record (common/descriptor.h); body is
+ * the assembler name of the record's body. */
+void emit_inline(const std::string &body, const mv_inline_info &in, unsigned relocs)
 {
 	if (in.why != MV_INLINE_OK) {
 		fprintf(out, "\t.short\t0, 0\n\t.quad\t0\n\t.long\t0, %u\n", in.why);
 		return;
 	}
 	fputs("\t.short\t", out);
-	fputs(in.start.c_str(), out);
-	fputc('-', out);
-	sym(body);
-	fprintf(out, ", %s-%s\n", in.end.c_str(), in.start.c_str());
+	fprintf(out, "%s-%s, %s-%s\n", in.start.c_str(), body.c_str(),
+		in.end.c_str(), in.start.c_str());
 	if (relocs)
 		fprintf(out, "\t.quad\t.LMVR%u\n", relocs);
 	else
@@ -175,10 +180,26 @@ unsigned emit_variants(const mv_function &f, unsigned *count)
 	for (const record &r : records) {
 		quad_sym(r.body);
 		fprintf(out, "\t.quad\t.LMVG%u\n\t.long\t%u\n", r.guards, r.n_guards);
-		emit_inline(r.body, mv_inlinable[r.body], r.relocs);
+		emit_inline(assembler_name(r.body), mv_inlinable[r.body], r.relocs);
 	}
 	fputs("\t.popsection\n", out);
 	*count = records.size();
+	return id;
+}
+
+/* The one variant record of a plain function (MV_FN_PLAIN): its own
+ * code, from its entry patch area, guarded by nothing. */
+unsigned emit_plain(const mv_function &f)
+{
+	const mv_inline_info &in = mv_inlinable[f.decl];
+	std::string body = ".LMVE" + std::to_string(f.entry_label);
+	push_section(".data.rel.ro.multiverse", "aw", group_of(f.decl));
+	unsigned relocs = emit_relocs(in);
+	unsigned id = next_id++;
+	fprintf(out, "\t.balign 8\n.LMVV%u:\n\t.quad\t%s\n\t.quad\t0\n\t.long\t0\n",
+		id, body.c_str());
+	emit_inline(body, in, relocs);
+	fputs("\t.popsection\n", out);
 	return id;
 }
 
@@ -186,14 +207,16 @@ void emit_function(const mv_function &f)
 {
 	const char *group = group_of(f.decl);
 	unsigned name = string_label(mv_name(f.decl), group);
-	unsigned count;
-	unsigned variants = emit_variants(f, &count);
+	unsigned count = 1;
+	bool plain = mv_is_plain(f);
+	unsigned variants = plain ? emit_plain(f) : emit_variants(f, &count);
 	push_section(MV_SECTION_FN, "aw", group);
 	fputs("\t.balign 8\n", out);
 	quad_sym(f.decl);
 	fprintf(out, "\t.quad\t.LMVN%u\n\t.quad\t.LMVE%u\n\t.quad\t.LMVV%u\n"
 		"\t.long\t%u, %u\n\t.popsection\n", name, f.entry_label,
-		variants, count, f.entry_after_pad ? MV_FN_ENTRY_AFTER_PAD : 0u);
+		variants, count, (f.entry_after_pad ? MV_FN_ENTRY_AFTER_PAD : 0u) |
+		(plain ? MV_FN_PLAIN : 0u));
 }
 
 void emit_sites(void)

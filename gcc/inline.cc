@@ -11,6 +11,9 @@
  *   - each PC-relative field in between, which the runtime adjusts for
  *     the copy's address (the architecture says which forms exist, in
  *     gcc/arch/).
+ * A function without variants (a plain one, MV_FN_PLAIN) is analysed the
+ * same way from after its entry patch area, so that a call through a
+ * function-pointer switch pointing to it can receive its code.
  * A variant qualifies only if its final code makes no call, has no asm
  * statement that emits code (an empty one, a compiler barrier, is fine),
  * never touches the stack pointer or the frame (so no frame, no saved
@@ -47,6 +50,13 @@ unsigned mv_default_inline_size;
 const char *mv_inline_why(unsigned why)
 {
 	return mv_inline_why_text(why);
+}
+
+/* A multiversed function that got no variant: its code is its only
+ * body, and may be copied into the sites of function-pointer switches. */
+bool mv_is_plain(const mv_function &f)
+{
+	return f.variants.empty();
 }
 
 bool mv_is_variant(const_tree decl)
@@ -101,6 +111,14 @@ bool is_asm(rtx pat)
 	return false;
 }
 
+/* The entry patch area sites.cc plants in a generic (with the landing
+ * pad before it, if it planted that too): the copy starts after it. */
+bool is_entry_area(rtx_insn *i)
+{
+	rtx pat = PATTERN(i);
+	return GET_CODE(pat) == ASM_INPUT && strstr(XSTR(pat, 0), ".LMVE");
+}
+
 bool is_return(rtx_insn *i)
 {
 	return JUMP_P(i) && (returnjump_p(i) || ANY_RETURN_P(PATTERN(i)) ||
@@ -148,9 +166,9 @@ mv_inline_info analyse(void)
 			continue;
 		if (ret)                /* anything after the return */
 			why.insert(MV_INLINE_RETURNS);
-		if (!first) {
+		if (!first || is_entry_area(i)) {
 			first = i;
-			if (mv_arch_is_landing_pad(i))
+			if (mv_arch_is_landing_pad(i) || is_entry_area(i))
 				continue;
 		}
 		if (CALL_P(i)) {
@@ -191,7 +209,8 @@ mv_inline_info analyse(void)
 	if (!ret)
 		why.insert(MV_INLINE_RETURNS);
 	rtx_insn *start = first;
-	while (start && (!NONDEBUG_INSN_P(start) || mv_arch_is_landing_pad(start)))
+	while (start && (!NONDEBUG_INSN_P(start) || mv_arch_is_landing_pad(start) ||
+			 is_entry_area(start)))
 		start = NEXT_INSN(start);
 	if (why.empty()) {
 		if (!INSN_ADDRESSES_SET_P())
@@ -227,7 +246,11 @@ struct inline_pass : public rtl_opt_pass {
 
 	unsigned int execute(function *) final override
 	{
-		if (!mv_unit_uses_multiverse || !mv_is_variant(current_function_decl))
+		if (!mv_unit_uses_multiverse)
+			return 0;
+		const mv_function *f = mv_find_function(current_function_decl);
+		if (!mv_is_variant(current_function_decl) &&
+		    !(f && f->entry_label && mv_is_plain(*f)))
 			return 0;
 		mv_inlinable[current_function_decl] = analyse();
 		return 0;

@@ -120,10 +120,12 @@ struct mv_inline_info {
 	unsigned size = 0;                /* their estimated length */
 	std::vector<mv_inline_reloc> relocs;
 };
-extern std::map<const_tree, mv_inline_info> mv_inlinable;  /* by variant */
+extern std::map<const_tree, mv_inline_info> mv_inlinable;  /* by variant,
+						      or plain generic */
 extern unsigned mv_default_inline_size;   /* inline-size=N */
 bool mv_inline_size(const_tree decl, unsigned *size);      /* attribute.cc */
 bool mv_is_variant(const_tree decl);
+bool mv_is_plain(const mv_function &f);
 unsigned mv_site_size(tree callee);
 const char *mv_inline_why(unsigned why);
 bool mv_is_padding(const char *asm_text);

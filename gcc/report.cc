@@ -98,6 +98,20 @@ numbers count(const mv_function &f)
 	return n;
 }
 
+/* What calls through function-pointer switches may copy of a plain
+ * function (MV_FN_PLAIN). */
+std::string plain_text(const mv_function &f)
+{
+	if (!mv_is_plain(f) || !mv_inlinable.count(f.decl))
+		return "";
+	const mv_inline_info &in = mv_inlinable[f.decl];
+	if (in.why == MV_INLINE_OK)
+		return "; inlinable through function-pointer switches, " +
+			std::to_string(in.size) + " bytes to copy";
+	return std::string("; not inlinable through function-pointer switches: ") +
+		mv_inline_why(in.why);
+}
+
 void write_text(FILE *out, const mv_function &f)
 {
 	expanded_location at = expand_location(DECL_SOURCE_LOCATION(f.decl));
@@ -105,9 +119,11 @@ void write_text(FILE *out, const mv_function &f)
 	numbers n = count(f);
 	fprintf(out, "%s:%d:%d: multiverse: '%s'", at.file, at.line, at.column, name);
 	if (!f.generic_only.empty()) {
-		fprintf(out, ": only the generic: %s\n", f.generic_only.c_str());
+		fprintf(out, ": only the generic: %s%s\n", f.generic_only.c_str(),
+			plain_text(f).c_str());
 	} else if (f.specialized.empty()) {
-		fprintf(out, ": reads no switch it can be specialized on; only the generic\n");
+		fprintf(out, ": reads no switch it can be specialized on; only the generic%s\n",
+			plain_text(f).c_str());
 	} else {
 		std::string on;
 		for (const std::string &s : f.specialized)
@@ -178,7 +194,18 @@ void write_json(FILE *out, const mv_function &f)
 		fprintf(out, "%s{\"switch\": %s, \"why\": %s}", i ? ", " : "",
 			mv_json_string(f.dynamic[i].first).c_str(), mv_json_string(f.dynamic[i].second).c_str());
 	auto calls = calls_of(f);
-	fprintf(out, "], \"generic_only\": %s, \"calls\": %u, \"padded_calls\": %u, "
+	auto in = mv_is_plain(f) ? mv_inlinable.find(f.decl) : mv_inlinable.end();
+	if (in == mv_inlinable.end())
+		fputs("], \"plain_inlinable\": null, \"plain_inline_bytes\": null, "
+		      "\"plain_not_inlinable\": null", out);
+	else if (in->second.why == MV_INLINE_OK)
+		fprintf(out, "], \"plain_inlinable\": true, \"plain_inline_bytes\": %u, "
+			"\"plain_not_inlinable\": null", in->second.size);
+	else
+		fprintf(out, "], \"plain_inlinable\": false, \"plain_inline_bytes\": null, "
+			"\"plain_not_inlinable\": %s",
+			mv_json_string(mv_inline_why(in->second.why)).c_str());
+	fprintf(out, ", \"generic_only\": %s, \"calls\": %u, \"padded_calls\": %u, "
 		"\"site_size\": %u}\n",
 		f.generic_only.empty() ? "null" : mv_json_string(f.generic_only).c_str(),
 		calls.first, calls.second, mv_site_size(f.decl));

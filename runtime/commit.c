@@ -53,10 +53,11 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 	return changed;
 }
 
-/* The body the switches' current values select, or NULL for the generic. */
+/* The body the switches' current values select, or NULL for the generic
+ * (always, for a plain function: its one record is its own code). */
 void *mv_selected(const struct mv_fn *f)
 {
-	const struct mv_desc_variant *v =
+	const struct mv_desc_variant *v = f->desc->flags & MV_FN_PLAIN ? 0 :
 		mv_select(f->desc->variants, f->desc->n_variants, lookup);
 	return v ? v->body : 0;
 }
@@ -66,16 +67,35 @@ static int point_fn(struct mv_fn *f, int bind)
 	return mv_apply_fn(f, bind ? mv_selected(f) : 0);
 }
 
+/* The description of target's code, if target is a plain multiversed
+ * function (MV_FN_PLAIN) that may be copied: with its pristine bytes. */
+static const struct mv_desc_variant *plain_code(void *target, const uint8_t **pristine)
+{
+	struct mv_fn *f = target ? mv_find_fn(target) : 0;
+	const struct mv_desc_variant *v;
+
+	if (!f || !(f->desc->flags & MV_FN_PLAIN) || f->desc->n_variants != 1)
+		return 0;
+	v = &f->desc->variants[0];
+	if (v->inlining != MV_INLINE_OK || !(*pristine = mv_region_pristine(f, v)))
+		return 0;
+	return v;
+}
+
 /* A function-pointer switch is bound to a target (the pointer's value at
  * commit): its sites call that directly, wherever it is not NULL and
- * within reach.  NULL restores the indirect calls. */
+ * within reach, or hold a copy of its code where they are padded and it
+ * is a plain multiversed function that may be copied.  NULL restores the
+ * indirect calls. */
 int mv_apply_fnptr(struct mv_var *v, void *target)
 {
 	int changed = target != v->active, err;
+	const uint8_t *pristine = 0;
+	const struct mv_desc_variant *code = plain_code(target, &pristine);
 
 	v->active = target;
 	for (size_t i = v->site0; i < v->site0 + v->n_sites; i++) {
-		err = mv_site_point(&mv.sites[i], target, 0, 0, 0, v->name);
+		err = mv_site_point(&mv.sites[i], target, 0, code, pristine, v->name);
 		if (err)
 			return err;
 	}

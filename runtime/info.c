@@ -74,7 +74,7 @@ MV_API const struct mv_info_fn *multiverse_info_fn(void *fn)
 			.generic = f->generic,
 			.active = f->active,
 			.committed = f->active != f->generic,
-			.n_variants = distinct_bodies(f->desc),
+			.n_variants = f->desc->flags & MV_FN_PLAIN ? 0 : distinct_bodies(f->desc),
 			.n_sites = f->n_sites,
 			.n_sites_inlined = t.inlined,
 			.n_sites_skipped = t.skipped,
@@ -189,6 +189,16 @@ static void dump_variant(const struct mv_printer *out, const struct mv_desc_vari
 		out->print(out->ctx, "\n");
 }
 
+/* A plain function's record of its own code. */
+static void dump_own_code(const struct mv_printer *out, const struct mv_desc_variant *x)
+{
+	out->print(out->ctx, "  own code at %p: ", x->body);
+	if (x->inlining == MV_INLINE_OK)
+		out->print(out->ctx, "inlinable, %u bytes\n", x->copy_len);
+	else
+		out->print(out->ctx, "not inlinable\n");
+}
+
 static void dump_fn(const struct mv_printer *out, const struct mv_fn *f)
 {
 	const struct mv_desc_fn *d = f->desc;
@@ -198,13 +208,18 @@ static void dump_fn(const struct mv_printer *out, const struct mv_fn *f)
 	};
 
 	out->print(out->ctx, "function %s at %p: ", d->name, f->generic);
-	if (f->active != f->generic)
+	if (d->flags & MV_FN_PLAIN)
+		out->print(out->ctx, "plain (no variants)");
+	else if (f->active != f->generic)
 		out->print(out->ctx, "committed to %p", f->active);
 	else
 		out->print(out->ctx, "generic, not committed");
 	out->print(out->ctx, ", entry %s\n", entry[f->entry.state] ? entry[f->entry.state] : "?");
 	for (uint32_t i = 0; i < d->n_variants; i++)
-		dump_variant(out, &d->variants[i], i);
+		if (d->flags & MV_FN_PLAIN)
+			dump_own_code(out, &d->variants[i]);
+		else
+			dump_variant(out, &d->variants[i], i);
 	dump_sites(out, f->site0, f->n_sites);
 }
 

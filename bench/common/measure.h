@@ -38,6 +38,16 @@
 #define MV_SITE(n) MV
 #endif
 
+/* A function that a padded function-pointer switch points to, in builds
+ * with -DMV_INLINE: multiversed without reading a switch (a plain one),
+ * so that the compiler describes its code and commit can copy it into
+ * the switch's call sites. */
+#if defined(MULTIVERSE) && defined(MV_INLINE)
+#define MV_PLAIN __attribute__((multiverse))
+#else
+#define MV_PLAIN
+#endif
+
 static inline uint64_t tsc_ordered(void)
 {
 #if defined(__x86_64__)

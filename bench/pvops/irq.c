@@ -5,8 +5,8 @@
 
 volatile int N(irq_flag) = 1;
 
-void N(native_irq_disable)(void) { N(irq_flag) = 0; }
-void N(native_irq_enable)(void) { N(irq_flag) = 1; }
+MV_PLAIN void N(native_irq_disable)(void) { N(irq_flag) = 0; }
+MV_PLAIN void N(native_irq_enable)(void) { N(irq_flag) = 1; }
 
 #if defined(INDIRECT) || defined(MULTIVERSE)
 MV void (*N(pv_irq_disable))(void) = N(native_irq_disable);

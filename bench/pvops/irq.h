@@ -26,8 +26,8 @@
  * store, like the one instruction of the native operation. */
 extern volatile int N(irq_flag);
 
-void N(native_irq_disable)(void);
-void N(native_irq_enable)(void);
+MV_PLAIN void N(native_irq_disable)(void);
+MV_PLAIN void N(native_irq_enable)(void);
 
 #if defined(INDIRECT) || defined(MULTIVERSE)
 extern MV_SITE(16) void (*N(pv_irq_disable))(void);

@@ -20,7 +20,7 @@ MV int N(work)(int x)
 	return x + 1;
 }
 
-int N(target)(int x)
+MV_PLAIN int N(target)(int x)
 {
 	return x + 2;
 }

@@ -38,7 +38,7 @@ extern MV_SITE(16) int (*N(op))(int);
 #endif
 
 MV_SITE(16) int N(work)(int x);
-int N(target)(int x);
+MV_PLAIN int N(target)(int x);
 unsigned long N(traced)(void);
 
 #endif

@@ -86,6 +86,18 @@ else:       # -O0: every variant has a frame
     if any(v["inlinable"] or v["not_inlinable"] != "uses the stack" for v in small.get("variants", [])):
         fail(f"small at -O0: {small.get('variants')}")
 
+# A function without variants (plain) is described for copies through
+# function-pointer switches: none() is one instruction when optimized.
+none = report.get("none", {})
+if merging and (none.get("plain_inlinable") is not True or
+                (none.get("plain_inline_bytes") is None) == gcc):
+    fail(f"none's own code, optimized: {none}")
+if not merging and (none.get("plain_inlinable") is not False or
+                    none.get("plain_not_inlinable") != "uses the stack"):
+    fail(f"none's own code at -O0: {none}")
+if spec.get("plain_inlinable") is not None:
+    fail(f"spec has variants, so nothing is said of its own code: {spec}")
+
 if any(v["inlinable"] or v["not_inlinable"] != "holds an asm statement"
        for v in report.get("hinted", {}).get("variants", [1])):
     fail(f"hinted's asm must keep it from being inlined: {report.get('hinted')}")
@@ -138,6 +150,10 @@ for want in ("unit.c:21:16: multiverse: 'spec' on mode, fast: 6 variants made",
              "unit.c:37:16: multiverse: 'none': reads no switch it can be specialized on"):
     if text.count(want) != 2:
         fail(f"the text report has {text.count(want)} lines with {want!r}, not 2 (one per unit):\n{text}")
+want = ("; inlinable through function-pointer switches" if merging else
+        "; not inlinable through function-pointer switches: uses the stack")
+if text.count("'none': reads no switch it can be specialized on; only the generic" + want) != 2:
+    fail(f"the text report does not say{want!r} of none:\n{text}")
 
 # Compiled and linked by one command (a shared library, which needs the
 # runtime: the wrapper links twice to add the run path), each function

@@ -61,7 +61,9 @@ static void show_function(struct seq_file *m, const struct mv_fn *f)
 	const struct mv_desc_fn *d = f->desc;
 
 	seq_printf(m, "function %s: ", d->name);
-	if (f->active != f->generic)
+	if (d->flags & MV_FN_PLAIN)
+		seq_puts(m, "plain (no variants)");
+	else if (f->active != f->generic)
 		seq_printf(m, "committed to %ps", f->active);
 	else
 		seq_puts(m, "generic");
