@@ -85,6 +85,11 @@ int mv_arch_live_safe(const uint8_t *old, const uint8_t *new, size_t len);
  * AArch64: nop). */
 int mv_arch_padding(const uint8_t *code, size_t len);
 
+/* Turns the first of the NOPs in pad (len bytes, as mv_arch_padding()
+ * accepts) into a jump to their end, where that runs fewer instructions:
+ * returns 0, or -1 if they are one NOP already. */
+int mv_arch_skip_padding(uint8_t *pad, size_t len);
+
 /*
  * Copies of variants in padded call sites (runtime/region.c).  A region
  * of region_len bytes ends with the site's call insn.

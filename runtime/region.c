@@ -17,6 +17,13 @@
  * area is.  Whichever was written last says what runs (via_region); the
  * other is brought up to date before it is used.
  *
+ * A site bound by a call whose padding is more than one NOP jumps over
+ * it: the region holds the first NOP turned into a jump to the call
+ * (mv_arch_skip_padding), the other NOPs and the call, so that the NOPs
+ * do not run before every call.  That jump is written and taken out
+ * like a copy, through the region, and the region stays in charge while
+ * the padding holds it (skips()).
+ *
  * Changing a region changes several instructions, which no thread may be
  * executing meanwhile.  Every batch with a region therefore parks the
  * other threads first (poke.c, write_stopped(), and stop.c): a batch
@@ -129,6 +136,16 @@ const uint8_t *mv_region_pristine(struct mv_fn *f, const struct mv_desc_variant 
 	return 0;
 }
 
+/* Whether the region holds its padding with the jump over it (and a
+ * call), rather than NOPs or a copy. */
+static int skips(struct mv_site *s)
+{
+	struct mv_area *r = s->region;
+
+	return s->via_region && r->state != MV_AREA_COPIED &&
+	       memcmp(mv_cur(r), mv_orig(r), s->pad);
+}
+
 /* The call area takes over again from a region that holds NOPs and a
  * call, written whole. */
 static void hand_back(struct mv_site *s)
@@ -189,7 +206,7 @@ int mv_region_point(struct mv_site *s, const void *body, const struct mv_body *i
 {
 	struct mv_area *r = s->region;
 	uint8_t buf[MV_REGION_MAX], eq[MV_AREA_MAX];
-	int state, copy, err;
+	int state, copy, skip, err;
 
 	if (r->state < MV_AREA_ORIG)
 		return 1;
@@ -206,21 +223,24 @@ int mv_region_point(struct mv_site *s, const void *body, const struct mv_body *i
 				  "copied", name, v->body);
 		copy = 0;
 	}
-	if (!copy && !s->via_region)
-		return 1;
-	if (!copy && !r->stuck && r->state != MV_AREA_COPIED) {
-		hand_back(s);
-		return 1;
+	if (!copy) {
+		state = mv_site_bytes(s, body, inl, buf + s->pad);
+		memcpy(buf, mv_orig(r), s->pad);
+		skip = state == MV_AREA_BRANCH && !mv_fault_no_inline() && !s->area.stuck &&
+		       (skips(s) || mv_poke_copies_allowed()) &&
+		       !mv_arch_skip_padding(buf, s->pad);
+		if (!skip && !s->via_region)
+			return 1;
+		if (!skip && !r->stuck && r->state != MV_AREA_COPIED && !skips(s)) {
+			hand_back(s);
+			return 1;
+		}
+		memcpy(eq, buf + s->pad, s->area.len);
 	}
 	if (!s->via_region)
 		take_over(s);
-	if (copy) {
+	if (copy)
 		state = MV_AREA_COPIED;
-	} else {
-		memcpy(buf, mv_orig(r), s->pad);
-		state = mv_site_bytes(s, body, inl, buf + s->pad);
-		memcpy(eq, buf + s->pad, s->area.len);
-	}
 	memcpy(mv_wide_eq(r, 1), eq, MV_AREA_MAX);
 	err = mv_area_set(r, buf, state, "site", name);
 	if (r->state == MV_AREA_SKIPPED)        /* one site, left alone whole */

@@ -98,6 +98,14 @@ int mv_arch_padding(const uint8_t *code, size_t len)
 	return 1;
 }
 
+int mv_arch_skip_padding(uint8_t *pad, size_t len)
+{
+	if (len < 8 || len % 4)
+		return -1;
+	put(pad, OP_B | (uint32_t)(len / 4));   /* b .+len */
+	return 0;
+}
+
 int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
 		   uintptr_t target)
 {

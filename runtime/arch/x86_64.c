@@ -198,6 +198,15 @@ int mv_arch_padding(const uint8_t *code, size_t len)
 	return 1;
 }
 
+int mv_arch_skip_padding(uint8_t *pad, size_t len)
+{
+	if (len < 2 || len > 129 || nop_len(pad, len) == len)
+		return -1;
+	pad[0] = 0xeb;                  /* jmp rel8 */
+	pad[1] = (uint8_t)(len - 2);
+	return 0;
+}
+
 int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
 		   uintptr_t target)
 {

@@ -9,6 +9,12 @@
  * workers also take a signal whose handler runs the same sites, so that
  * stops meet threads inside handlers.  At the end, the text must be what
  * it was before the first commit, byte for byte.
+ *
+ * Two more kinds of region change under the same protocol: a padded
+ * site bound by a call (far's variants call out) jumps over its padding,
+ * and a padded call through a function-pointer switch receives a copy of
+ * the plain multiversed function the switch points to, a different one
+ * from commit to commit.
  */
 #include "live.h"
 
@@ -56,6 +62,35 @@ __attribute__((multiverse)) void bump(long *p)
 		hits2 += 2;
 }
 
+/* called, never copied: the padding is jumped over */
+__attribute__((noinline)) long far_helper(long x) { __asm__ volatile(""); return x + 5; }
+__attribute__((multiverse("inline", 48))) long far(long x);
+__attribute__((multiverse)) long far(long x)
+{
+	return mode == 1 ? far_helper(x) * 2 : far_helper(x) - 1;
+}
+
+/* plain targets of a padded switch: copied */
+__attribute__((multiverse)) long plain_a(long x) { return x + table[1]; }
+__attribute__((multiverse)) long plain_b(long x) { return x ^ spare; }
+__attribute__((multiverse("inline", 24))) long (*pv)(long) = plain_a;
+
+static int far_ok(long x, long r) { return r == (x + 5) * 2 || r == x + 4; }
+static int pv_ok(long x, long r) { return r == x + 22 || r == (x ^ 0x5a5a); }
+
+/* Every site of fn (a function or a switch) holds what holds says. */
+static int all_hold(void *fn, int holds)
+{
+	const struct mv_info_fn *f = multiverse_info_fn(fn);
+	const struct mv_info_var *v = f ? 0 : multiverse_info_var(fn);
+	unsigned n = f ? f->n_sites : v ? v->n_sites : 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (multiverse_info_site(fn, i)->holds != holds)
+			return 0;
+	return n >= 2;
+}
+
 static int work_ok(long x, long r)
 {
 	long s = 0;
@@ -69,6 +104,10 @@ LIVE_CALLER long call_work(long x) { return work(x) + 1; }
 LIVE_CALLER long tail_work(long x) { return work(x); }
 LIVE_CALLER void call_bump(long *p) { bump(p); __asm__ volatile(""); }
 LIVE_CALLER void tail_bump(long *p) { bump(p); }
+LIVE_CALLER long call_far(long x) { return far(x) + 1; }
+LIVE_CALLER long tail_far(long x) { return far(x); }
+LIVE_CALLER long call_pv(long x) { return pv(x) + 1; }
+LIVE_CALLER long tail_pv(long x) { return pv(x); }
 
 static atomic_int stop;
 static atomic_long calls;
@@ -84,6 +123,18 @@ static void round_of(unsigned *seed, long *mine)
 	r = tail_work(x);
 	if (!work_ok(x, r))
 		LIVE_FAIL("tail_work(%ld) returned %ld, which no variant gives", x, r);
+	r = call_far(x) - 1;
+	if (!far_ok(x, r))
+		LIVE_FAIL("call_far(%ld) returned %ld, which no variant gives", x, r);
+	r = tail_far(x);
+	if (!far_ok(x, r))
+		LIVE_FAIL("tail_far(%ld) returned %ld, which no variant gives", x, r);
+	r = call_pv(x) - 1;
+	if (!pv_ok(x, r))
+		LIVE_FAIL("call_pv(%ld) returned %ld, which no target gives", x, r);
+	r = tail_pv(x);
+	if (!pv_ok(x, r))
+		LIVE_FAIL("tail_pv(%ld) returned %ld, which no target gives", x, r);
 	call_bump(mine);
 	tail_bump(mine);
 	if (*mine != before + 2)
@@ -132,9 +183,11 @@ int main(void)
 
 	/* alone first: the copies are written without stopping anyone */
 	mode = 1;
-	LIVE_CHECK_EQ(multiverse_commit(), 2);
+	LIVE_CHECK_EQ(multiverse_commit(), 4);
 	LIVE_CHECK(ALL_COPIED(work));
 	LIVE_CHECK(ALL_COPIED(bump));
+	LIVE_CHECK(all_hold(far, MULTIVERSE_SITE_CALL));
+	LIVE_CHECK(all_hold(&pv, MULTIVERSE_SITE_COPIED));
 
 	for (int i = 0; i < WORKERS; i++) {
 		w[i].seed = 1234 + i;
@@ -150,6 +203,7 @@ int main(void)
 		int r;
 
 		mode = (int)(i % 3);
+		__atomic_store_n(&pv, i % 2 ? plain_b : plain_a, __ATOMIC_RELAXED);
 		if (i % 5 == 4) {
 			r = multiverse_revert();
 			reverts++;
