@@ -38,14 +38,16 @@ def compile_one(src, obj, plugin, extra=()):
     return t
 
 
-def build(outdir, plugin, extra_objs=(), exe_name="prog", link_flags=()):
-    """Compiles every generated unit (in parallel) and links them with
-    extra_objs.  Returns the executable's path."""
+def build(outdir, plugin, extra_objs=(), exe_name="prog", link_flags=(), plugin_flags=()):
+    """Compiles every generated unit (in parallel), the plugin build with
+    plugin_flags, and links them with extra_objs.  Returns the
+    executable's path."""
     srcs = sorted(f for f in os.listdir(outdir) if f.endswith(".c"))
     tag = "mv" if plugin else "plain"
     objs = [os.path.join(outdir, f"{s[:-2]}.{tag}.o") for s in srcs]
     with ThreadPoolExecutor(JOBS) as pool:
-        list(pool.map(lambda so: compile_one(os.path.join(outdir, so[0]), so[1], plugin),
+        list(pool.map(lambda so: compile_one(os.path.join(outdir, so[0]), so[1], plugin,
+                                             plugin_flags if plugin else ()),
                       zip(srcs, objs)))
     exe = os.path.join(outdir, f"{exe_name}.{tag}")
     # multiverse-gcc links the runtime; plain gcc links without it.

@@ -27,13 +27,17 @@ WORK = os.path.join(genbuild.BENCH, "build", "gen")
 MV_SECTIONS = ["__multiverse_var", "__multiverse_fn", "__multiverse_site",
                ".data.rel.ro.multiverse", ".rodata.multiverse"]
 
-# name, unit, paper's bytes per unit, program A, program B, items added
+# name, unit, paper's bytes per unit, program A, program B, items added,
+# and the plugin's arguments if any
 EXPERIMENTS = [
     ("switch", "switch", 32,
      dict(functions=10, sites=100, unused_switches=0),
      dict(functions=10, sites=100, unused_switches=1000), 1000),
     ("call site", "site", 16,
      dict(functions=10, sites=1000), dict(functions=10, sites=11000), 10000),
+    ("call site padded to 16 bytes (inline-size=16)", "site", 16,
+     dict(functions=10, sites=1000), dict(functions=10, sites=11000), 10000,
+     ["-fplugin-arg-multiverse-inline-size=16"]),
     ("function, 1 switch (2 variants x 1 guard)", "function", 48 + 2 * (32 + 1 * 16),
      dict(functions=100, sites=0), dict(functions=1100, sites=0), 1000),
     ("function, 2 switches (4 variants x 2 guards)", "function", 48 + 4 * (32 + 2 * 16),
@@ -54,9 +58,9 @@ def sections(path):
     return sizes
 
 
-def measure(directory, plugin):
+def measure(directory, plugin, plugin_flags=()):
     """Sizes by category for one build of one generated program."""
-    exe = genbuild.build(directory, plugin)
+    exe = genbuild.build(directory, plugin, plugin_flags=plugin_flags)
     tag = "mv" if plugin else "plain"
     total = defaultdict(int)
     for obj in glob.glob(os.path.join(directory, f"*.{tag}.o")):
@@ -82,13 +86,14 @@ def main():
                     help="programs 5x smaller (per-item figures stay exact)")
     a = ap.parse_args()
     rows = []
-    for name, unit, paper, pa, pb, n in EXPERIMENTS:
+    for name, unit, paper, pa, pb, n, *flags in EXPERIMENTS:
+        flags = flags[0] if flags else ()
         if a.quick:
             pa, pb, n = scaled(pa), scaled(pb), n // 5
         per = {}
         for plugin in (False, True):
-            sa = measure(genbuild_dir(name, "a", pa), plugin)
-            sb = measure(genbuild_dir(name, "b", pb), plugin)
+            sa = measure(genbuild_dir(name, "a", pa), plugin, flags)
+            sb = measure(genbuild_dir(name, "b", pb), plugin, flags)
             per[plugin] = {k: (sb[k] - sa[k]) / n for k in set(sa) | set(sb)}
         keys = MV_SECTIONS + ["text (all .text*)", ".eh_frame", "exe .rela.dyn",
                               "exe loaded bytes", "exe file bytes"]
