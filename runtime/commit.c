@@ -68,13 +68,18 @@ static int point_fn(struct mv_fn *f, int bind)
 }
 
 /* The description of target's code, if target is a plain multiversed
- * function (MV_FN_PLAIN) that may be copied: with its pristine bytes. */
+ * function (MV_FN_PLAIN) that may be copied: with its pristine bytes.
+ * target must be the recorded code itself: where the function's symbol
+ * resolves elsewhere (interposed, or a non-PIE executable's PLT entry),
+ * the record describes code that target does not run. */
 static const struct mv_desc_variant *plain_code(void *target, const uint8_t **pristine)
 {
 	struct mv_fn *f = target ? mv_find_fn(target) : 0;
 	const struct mv_desc_variant *v;
 
-	if (!f || !(f->desc->flags & MV_FN_PLAIN) || f->desc->n_variants != 1)
+	if (!f || !(f->desc->flags & MV_FN_PLAIN) || f->desc->n_variants != 1 ||
+	    (uintptr_t)target != (uintptr_t)f->desc->entry -
+	    (f->desc->flags & MV_FN_ENTRY_AFTER_PAD ? MV_ARCH_PAD_LEN : 0))
 		return 0;
 	v = &f->desc->variants[0];
 	if (v->inlining != MV_INLINE_OK || !(*pristine = mv_region_pristine(f, v)))

@@ -18,11 +18,14 @@
  * other is brought up to date before it is used.
  *
  * A site bound by a call whose padding is more than one NOP jumps over
- * it: the region holds the first NOP turned into a jump to the call
- * (mv_arch_skip_padding), the other NOPs and the call, so that the NOPs
- * do not run before every call.  That jump is written and taken out
- * like a copy, through the region, and the region stays in charge while
- * the padding holds it (skips()).
+ * it: the first NOP becomes a jump to the call (mv_arch_skip_padding),
+ * so that the NOPs do not run before every call.  That jump is written
+ * and taken out like a copy, through the region, with the threads
+ * parked; changing the call alone needs neither, since the jump leads to
+ * the call whatever the call holds.  So where the threads cannot be
+ * parked (a thread in a signal handler), the call changes, live, and the
+ * padding stays as it is, jump or NOPs, until a batch that may park: a
+ * revert then leaves the jump in place, in front of the original call.
  *
  * Changing a region changes several instructions, which no thread may be
  * executing meanwhile.  Every batch with a region therefore parks the
@@ -43,6 +46,8 @@
  * gets a region too, when a copy saves the call. */
 static int fits_call(const struct mv_site *s, const struct mv_fn *f)
 {
+	if (f && f->desc->flags & MV_FN_PLAIN)        /* never selected */
+		return 0;
 	for (uint32_t i = 0; f && i < f->desc->n_variants; i++) {
 		const struct mv_desc_variant *v = &f->desc->variants[i];
 		if (v->inlining == MV_INLINE_OK && mv_arch_fits(&s->insn, v->copy_len, s->area.len))
@@ -136,14 +141,14 @@ const uint8_t *mv_region_pristine(struct mv_fn *f, const struct mv_desc_variant 
 	return 0;
 }
 
-/* Whether the region holds its padding with the jump over it (and a
- * call), rather than NOPs or a copy. */
+/* Whether the padding holds the jump over it, rather than its NOPs or
+ * a copy.  The region's bytes are the text's whichever area is in
+ * charge: the call area writes only the call. */
 static int skips(struct mv_site *s)
 {
 	struct mv_area *r = s->region;
 
-	return s->via_region && r->state != MV_AREA_COPIED &&
-	       memcmp(mv_cur(r), mv_orig(r), s->pad);
+	return r->state != MV_AREA_COPIED && memcmp(mv_cur(r), mv_orig(r), s->pad);
 }
 
 /* The call area takes over again from a region that holds NOPs and a
@@ -157,13 +162,12 @@ static void hand_back(struct mv_site *s)
 	s->via_region = 0;
 }
 
-/* The region takes over from the call area: it holds the NOPs and what
- * the call area holds. */
+/* The region takes over from the call area: it holds the padding as
+ * it is (NOPs, or the jump over them) and what the call area holds. */
 static void take_over(struct mv_site *s)
 {
 	struct mv_area *r = s->region;
 
-	memcpy(mv_cur(r), mv_orig(r), s->pad);
 	memcpy(mv_cur(r) + s->pad, mv_cur(&s->area), s->area.len);
 	memcpy(mv_wide_eq(r, 0), mv_cur(&s->area), s->area.len);
 	r->state = s->area.state;
@@ -218,21 +222,25 @@ int mv_region_point(struct mv_site *s, const void *body, const struct mv_body *i
 	if (copy && (err = copy_variant(s, v, pristine, buf, eq)) < 0) {
 		static const void *told;        /* said once per variant in a row */
 		if (err == -2 && told != v->body && (told = v->body))
-			mv_report("function %s: the code of variant %" MV_PRIaddr " changed since "
-				  "it was loaded (a debugger's breakpoint?); it is called, not "
-				  "copied", name, v->body);
+			mv_report("%s: the code at %" MV_PRIaddr " changed since it was loaded "
+				  "(a debugger's breakpoint?); it is called, not copied",
+				  name, v->body);
 		copy = 0;
 	}
 	if (!copy) {
 		state = mv_site_bytes(s, body, inl, buf + s->pad);
 		memcpy(buf, mv_orig(r), s->pad);
-		skip = state == MV_AREA_BRANCH && !mv_fault_no_inline() && !s->area.stuck &&
-		       (skips(s) || mv_poke_copies_allowed()) &&
+		skip = state == MV_AREA_BRANCH && !mv_fault_no_inline() &&
 		       !mv_arch_skip_padding(buf, s->pad);
-		if (!skip && !s->via_region)
-			return 1;
-		if (!skip && !r->stuck && r->state != MV_AREA_COPIED && !skips(s)) {
-			hand_back(s);
+		/* The call alone changes, live, where the padding stays as
+		 * it is: as wanted, or because it cannot change now (no
+		 * parking: the jump, where left, leads to the call whatever
+		 * the call holds, and the next batch that may park takes it
+		 * out). */
+		if (!r->stuck && r->state != MV_AREA_COPIED &&
+		    (skip == skips(s) || s->area.stuck || !mv_poke_copies_allowed())) {
+			if (s->via_region)
+				hand_back(s);
 			return 1;
 		}
 		memcpy(eq, buf + s->pad, s->area.len);

@@ -152,6 +152,15 @@ static void capture_entry(struct mv_fn *f)
 	}
 }
 
+/* Whether record a says less of its function than record b. */
+static int says_less(const struct mv_desc_fn *a, const struct mv_desc_fn *b)
+{
+	int rank_a = !a->n_variants ? 0 : a->flags & MV_FN_PLAIN ? 1 : 2;
+	int rank_b = !b->n_variants ? 0 : b->flags & MV_FN_PLAIN ? 1 : 2;
+
+	return rank_a < rank_b;
+}
+
 static int merge_fns(const struct mv_module *m)
 {
 	size_t k = 0;
@@ -168,10 +177,11 @@ static int merge_fns(const struct mv_module *m)
 		struct mv_fn *f = &mv.fns[i];
 
 		if (k && mv.fns[k - 1].generic == f->generic) {
-			/* A record without variants only declares the function;
-			 * nothing was written through it, so its entry is
-			 * captured afresh from the defining record. */
-			if (!mv.fns[k - 1].desc->n_variants && f->desc->n_variants) {
+			/* A record without variants only declares the function,
+			 * and a plain one (MV_FN_PLAIN) says less than one with
+			 * variants; nothing was written through either, so the
+			 * entry is captured afresh from the better record. */
+			if (says_less(mv.fns[k - 1].desc, f->desc)) {
 				mv.fns[k - 1].desc = f->desc;
 				mv.fns[k - 1].entry = (struct mv_area){ 0 };
 			}

@@ -17,7 +17,6 @@
 #endif
 
 volatile int flag = 5;
-long level = 40;
 
 __attribute__((multiverse)) void native_off(void) { flag = 0; }
 __attribute__((multiverse)) void native_on(void) { flag = 1; }

@@ -23,20 +23,12 @@ __attribute__((noinline)) long use(long x) { return wide(x) + narrow(x) * 100; }
 static int jumps_over(void *fn, unsigned *pad)
 {
 	const struct mv_info_site *s = multiverse_info_site(fn, 0);
-	const unsigned char *p;
 
 	CHECK(s != NULL);
 	if (!s)
 		return -1;
 	*pad = s->pad;
-	p = (const unsigned char *)s->addr - s->pad;
-#ifdef __aarch64__
-	uint32_t i;
-	memcpy(&i, p, 4);
-	return i == (0x14000000u | (s->pad / 4));     /* b .+pad */
-#else
-	return p[0] == 0xeb && p[1] == s->pad - 2;     /* jmp rel8 */
-#endif
+	return text_jumps_over_padding(s->addr, s->pad);
 }
 
 int main(void)

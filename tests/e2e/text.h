@@ -14,6 +14,8 @@
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -78,6 +80,21 @@ static inline long text_diffs(void)
 	text_segments = 0;
 	dl_iterate_phdr(text_cmp_segments, &diffs);
 	return text_segments ? diffs : -1;     /* nothing compared is no pass */
+}
+
+/* Whether a padded site (addr and pad from multiverse_info_site()) starts
+ * with the jump over its padding that commit writes where it calls. */
+static inline int text_jumps_over_padding(const void *addr, unsigned pad)
+{
+	const unsigned char *p = (const unsigned char *)addr - pad;
+#ifdef __aarch64__
+	uint32_t i;
+
+	memcpy(&i, p, 4);
+	return i == (0x14000000u | (pad / 4));         /* b .+pad */
+#else
+	return p[0] == 0xeb && p[1] == pad - 2;          /* jmp rel8 */
+#endif
 }
 
 #endif

@@ -47,8 +47,8 @@ if p.wait():
     fail(f"the program exited with {p.returncode}")
 if sum(f["skipped"] for f in fns.values()) != 1:
     fail("the program's rewritten site is not the one site the runtime skipped")
-if len(fns) != 5 or len(variables) != 6:
-    fail(f"the program reported {len(fns)} functions and {len(variables)} switches, not 5 and 6")
+if len(fns) != 6 or len(variables) != 6:
+    fail(f"the program reported {len(fns)} functions and {len(variables)} switches, not 6 and 6")
 
 if live:
     modules = json.loads(live)["modules"]
@@ -115,7 +115,7 @@ for name, api in fns.items():
         fail(f"{name}: {in_files.get(name, 0)} sites in the files, {api['sites']} by the API")
 if in_files.get("lib_scale", 0) < 2:
     fail("no site in the program calls lib_scale")
-for path, expect in ((program, ("by_width", "by_level", "by_tracked", "tiny")),
+for path, expect in ((program, ("by_width", "by_level", "by_tracked", "tiny", "called")),
                      (library, ("lib_scale",))):
     out = run_inspect("--json", path)
     if not out:

@@ -39,10 +39,17 @@ MULTIVERSE int by_level(int x) { return level == HIGH ? x * 3 : level == MID ? x
 MULTIVERSE int by_tracked(int x) { return tracked ? x : -x; }
 MULTIVERSE int tiny(void) { return config.fast; }
 
+/* padded sites bound by calls (its variants call out): their padding
+ * starts with a jump to the call, which is no copy */
+__attribute__((noinline)) int other(int x);
+__attribute__((multiverse("inline", 40))) int called(int x);
+MULTIVERSE int called(int x) { return level == HIGH ? other(x) * 2 : other(x) + 3; }
+
 __attribute__((noinline)) int use(int x)
 {
 	return by_width(x) + by_level(x) + by_tracked(x) + tiny() + hook(x) + lib_use(x) +
-	       lib_scale(x);           /* a site calling into the library */
+	       lib_scale(x) +          /* a site calling into the library */
+	       called(x);
 }
 __attribute__((noinline)) int tail(int x) { return by_level(x); }
 __attribute__((noinline)) int other(int x) { __asm__ volatile(""); return x; }
@@ -95,6 +102,7 @@ int main(void)
 	report_fn(by_level);
 	report_fn(by_tracked);
 	report_fn(tiny);
+	report_fn(called);
 	report_var(&width, width);
 	report_var(&level, level);
 	report_var(&tracked, tracked);

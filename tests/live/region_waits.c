@@ -9,6 +9,10 @@
  *   - a handler installed by the raw system call, which lacks the
  *     runtime's in-handler mark: the first batch refuses and marks it.
  * Each time the thread leaves, the next commit goes through.
+ *
+ * A site bound by a call, whose padding holds the jump over it, needs no
+ * wait: with the thread in a handler, revert changes the call alone and
+ * leaves the jump, which the next revert that can park takes out.
  */
 #include "live.h"
 
@@ -27,6 +31,19 @@ __attribute__((multiverse)) void step(void)
 }
 
 LIVE_CALLER void call_step(void) { step(); __asm__ volatile(""); }
+
+/* called, never copied: its padding is jumped over */
+__attribute__((noinline)) long far_helper(long x) { __asm__ volatile(""); return x + 5; }
+__attribute__((multiverse("inline", 48))) long far(long x);
+__attribute__((multiverse)) long far(long x) { return mode ? far_helper(x) * 2 : far_helper(x) - 1; }
+LIVE_CALLER long call_far(long x) { return far(x) + 1; }
+
+static int far_jumps(void)
+{
+	const struct mv_info_site *s = multiverse_info_site(far, 0);
+
+	return s && text_jumps_over_padding(s->addr, s->pad);
+}
 
 static atomic_int in_handler, leave_handler, stop, started;
 static pid_t worker_tid;
@@ -111,7 +128,7 @@ int main(void)
 	LIVE_CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
 
 	mode = 1;
-	LIVE_CHECK_EQ(multiverse_commit(), 1);
+	LIVE_CHECK_EQ(multiverse_commit(), 2);         /* step and far */
 	LIVE_CHECK_EQ(multiverse_info_fn(step)->n_sites_inlined, 1);
 	LIVE_CHECK(pthread_create(&t, NULL, worker, NULL) == 0);
 	wait_for(&started, 1);
@@ -156,6 +173,22 @@ int main(void)
 		LIVE_FAIL("the message says \"%s\"", multiverse_last_error());
 	LIVE_CHECK(multiverse_commit() >= 0);
 	LIVE_CHECK_EQ(multiverse_info_fn(step)->n_sites_inlined, 1);
+
+	/* the jump over far's padding, with the worker in a handler */
+	LIVE_CHECK_EQ(multiverse_info_site(far, 0)->holds, MULTIVERSE_SITE_CALL);
+	LIVE_CHECK(far_jumps());
+	atomic_store(&leave_handler, 0);
+	pthread_kill(t, SIGUSR1);
+	wait_for(&in_handler, 1);
+	LIVE_CHECK(multiverse_revert_fn(far) >= 0);
+	LIVE_CHECK_EQ(multiverse_info_site(far, 0)->holds, MULTIVERSE_SITE_ORIGINAL);
+	LIVE_CHECK(far_jumps());                /* left: it leads to the call */
+	LIVE_CHECK_EQ(call_far(4), (4 + 5) * 2 + 1);  /* mode 1, in the generic */
+	atomic_store(&leave_handler, 1);
+	wait_for(&in_handler, 0);
+	wait_unmarked();
+	LIVE_CHECK(multiverse_revert_fn(far) >= 0);
+	LIVE_CHECK(!far_jumps());
 
 	atomic_store(&stop, 1);
 	LIVE_CHECK(pthread_join(t, NULL) == 0);

@@ -71,7 +71,7 @@ static void show_function(struct seq_file *m, const struct mv_fn *f)
 	for (uint32_t i = 0; i < d->n_variants; i++) {
 		const struct mv_desc_variant *x = &d->variants[i];
 
-		seq_printf(m, "  variant %ps:", x->body);
+		seq_printf(m, d->flags & MV_FN_PLAIN ? "  own code %ps:" : "  variant %ps:", x->body);
 		for (uint32_t j = 0; j < x->n_guards; j++) {
 			const struct mv_var *v = mv_find_var(x->guards[j].var);
 
