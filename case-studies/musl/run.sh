@@ -9,7 +9,11 @@
 # the Multiverse runtime put into its libc.a and libc.so), runs check.c
 # against both, statically and dynamically linked, and measures bench.c:
 # instructions per call (callgrind) and interleaved wall-clock time.
-# --quick stops after the checks.  Results: results.md beside this script.
+# --quick stops after the checks.  Without it, a third build, "padded"
+# (the same patch, its call sites of multiversed functions padded to
+# $MUSL_INLINE_SIZE bytes, so that commit may copy variants into them),
+# is checked and measured too, with the size of each build and what
+# commit made of each call site.  Results: results.md beside this script.
 name=musl
 . "$(dirname "$0")/../common.sh"
 here=$repo/case-studies/musl
@@ -17,6 +21,7 @@ quick=0
 [ "${1:-}" = --quick ] && quick=1
 reps=${MUSL_REPS:-9}            # interleaved repetitions for wall-clock time
 calls=${MUSL_CALLS:-10000000}   # calls per measurement, as in the paper
+pad=${MUSL_INLINE_SIZE:-16}     # bytes per padded call site, call included
 
 # The plugin, and the Multiverse runtime for a C library's own libc
 # (docs/libc.md), built against musl 1.2.3's headers: Debian's musl-tools,
@@ -27,15 +32,17 @@ rt=$(find "$repo"/build/musl-libc/runtime -name "*.o" | sort)
 
 source_of musl 1.2.3-1 "$work/src"
 
-# build variant cc patch [libcc objects]: configure, make, install into
-# $work/variant-inst.  syslibdir too, so that nothing is installed outside.
+# build variant cc patch [libcc objects [cflags]]: configure, make, install
+# into $work/variant-inst.  syslibdir too, so that nothing is installed
+# outside.
 build() {
-	local v=$1 cc=$2 patch=$3 extra=${4:-}
+	local v=$1 cc=$2 patch=$3 extra=${4:-} cflags=${5:-}
 	say "building the $v C library"
 	patched_copy "$work/src" "$work/$v" "$patch"
 	(cd "$work/$v" &&
 	 ./configure --prefix="$work/$v-inst" --syslibdir="$work/$v-inst/lib" \
-		CC="$cc" ${extra:+LIBCC="$extra -lgcc"} >"$work/$v.log" 2>&1 &&
+		CC="$cc" ${extra:+LIBCC="$extra -lgcc"} ${cflags:+CFLAGS="$cflags"} \
+		>"$work/$v.log" 2>&1 &&
 	 make -j2 >>"$work/$v.log" 2>&1 &&
 	 { [ -z "$extra" ] || ar rcs lib/libc.a $extra; } &&
 	 make install >>"$work/$v.log" 2>&1) || die "building $v failed: see $work/$v.log"
@@ -55,21 +62,36 @@ program() {
 		"$src" -o "$out" || die "cannot build $src against the $v C library"
 }
 
-say "running check.c"
-for link in static dynamic; do
-	for v in base multiverse; do
-		program $v $link "$here/check.c" "$work/check-$v-$link"
-		"$work/check-$v-$link" >"$work/check-$v-$link.out" 2>"$work/check-$v-$link.err" ||
-			die "check.c failed against the $v C library, $link: $(cat "$work/check-$v-$link.err")"
+# check variant...: check.c against base and these builds, static and
+# dynamic, with the same results.
+check() {
+	local link v
+	say "running check.c"
+	for link in static dynamic; do
+		for v in base "$@"; do
+			program $v $link "$here/check.c" "$work/check-$v-$link"
+			"$work/check-$v-$link" >"$work/check-$v-$link.out" 2>"$work/check-$v-$link.err" ||
+				die "check.c failed against the $v C library, $link: $(cat "$work/check-$v-$link.err")"
+			cmp -s "$work/check-base-$link.out" "$work/check-$v-$link.out" ||
+				die "check.c printed different results for the base and $v builds ($link)"
+			[ $v = base ] || sed "s/^/  $v, $link: /" "$work/check-$v-$link.err" >&2
+		done
 	done
-	cmp -s "$work/check-base-$link.out" "$work/check-multiverse-$link.out" ||
-		die "check.c printed different results for the two builds ($link)"
-	sed "s/^/  $link: /" "$work/check-multiverse-$link.err" >&2
-done
-say "check.c passed against both builds, static and dynamic"
+	say "check.c passed against base and $*, static and dynamic"
+}
+check multiverse
 [ $quick = 1 ] && exit 0
 
-for v in base multiverse; do
+# The padded build: every call site of a multiversed function gets $pad
+# bytes (the plugin's inline-size), and the compile report says which
+# variants commit can copy (padded-report.txt).
+rm -f "$work/padded-report.txt"
+build padded "$repo/build/multiverse-gcc" "$here/musl-1.2.3.patch" "$(echo $rt)" \
+	"-fplugin-arg-multiverse-inline-size=$pad -fplugin-arg-multiverse-report=$work/padded-report.txt"
+check padded
+builds="base multiverse padded"
+
+for v in $builds; do
 	program $v static "$here/bench.c" "$work/bench-$v"
 done
 
@@ -84,36 +106,129 @@ per_call() {
 # start-up: a program that does nothing, whose multiversed C library
 # commits once before main
 printf 'int main(void) { return 0; }\n' >"$work/empty.c"
-for v in base multiverse; do
+for v in $builds; do
 	program $v static "$work/empty.c" "$work/empty-$v-static"
 	program $v dynamic "$work/empty.c" "$work/empty-$v-dynamic"
 done
 
+# interleaved3 reps measure: as interleaved (common.sh), for the three
+# builds in turn: "base min / median | multiverse min / median | change |
+# padded min / median | change", changes of the medians against base.
+interleaved3() {
+	local reps=$1 measure=$2 r v b m p
+	for v in $builds; do : >"$work/t-$v"; done
+	for r in $(seq "$reps"); do
+		for v in $builds; do
+			"$measure" $v >>"$work/t-$v"
+		done
+	done
+	read -r -a b <<<"$(min_median "$work/t-base")"
+	read -r -a m <<<"$(min_median "$work/t-multiverse")"
+	read -r -a p <<<"$(min_median "$work/t-padded")"
+	echo "${b[0]} / ${b[1]} | ${m[0]} / ${m[1]} | $(change "${b[1]}" "${m[1]}") | ${p[0]} / ${p[1]} | $(change "${b[1]}" "${p[1]}")"
+}
+
+# what commit made of the call sites of each multiversed function, in the
+# whole libc.so (sites.c): "| build | function | sites | padding | ... |"
+sites() {
+	local v=$1
+	gcc-12 -specs "$work/$v-inst/lib/musl-gcc.specs" -O2 -I"$repo/include" -DMULTIVERSE_LINK_RUNTIME \
+		-Wl,--dynamic-linker="$work/$v-inst/lib/libc.so" -Wl,-rpath,"$work/$v-inst/lib" \
+		"$here/sites.c" -o "$work/sites-$v" || die "cannot build sites.c against the $v C library"
+	"$work/sites-$v" | while read -r fn n padding call inlined copied skipped; do
+		echo "| $v | $fn | $n | $padding | $call | $inlined | $copied | $skipped |"
+	done
+}
+
+# text bytes: of the members of libc.a together, of libc.so
+text() { size -t "$@" | tail -n 1 | cut -f 1 | tr -d ' '; }
+
 results=$here/results.md
 {
 	echo "Measured by case-studies/musl/run.sh on $(date -u +%Y-%m-%d), $(nproc) CPUs,"
-	echo "static programs, $calls calls per run, $reps interleaved runs."
+	echo "static programs, $calls calls per run, $reps interleaved runs;"
+	echo "padded: call sites of multiversed functions padded to $pad bytes."
 	echo
-	echo "| function | threads | instructions/call base | multiverse | change | ns/call base min / median | multiverse min / median | change (median) |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| function | threads | instructions/call base | multiverse | change | padded | change | ns/call base min / median | multiverse min / median | change (median) | padded min / median | change (median) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$results"
 for fn in random malloc0 malloc1 fputc; do
 	for mode in st mt; do
 		ib=$(per_call "$work/bench-base" $fn $mode)
 		im=$(per_call "$work/bench-multiverse" $fn $mode)
+		ip=$(per_call "$work/bench-padded" $fn $mode)
 		run() { "$work/bench-$1" $fn $mode "$calls"; }
 		label=$fn; [ $fn = malloc0 ] && label="malloc(0)+free"; [ $fn = malloc1 ] && label="malloc(1)+free"
-		echo "| $label | $([ $mode = st ] && echo 1 || echo 2) | $ib | $im | $(change "$ib" "$im") | $(interleaved "$reps" run) |" >>"$results"
+		echo "| $label | $([ $mode = st ] && echo 1 || echo 2) | $ib | $im | $(change "$ib" "$im") | $ip | $(change "$ib" "$ip") | $(interleaved3 "$reps" run) |" >>"$results"
+		# fputc alone, in MiB/s of the medians, as the paper gives it
+		[ $fn$mode = fputcst ] && for v in $builds; do
+			read -r -a t <<<"$(min_median "$work/t-$v")"
+			printf -v mibs_$v '%.0f' "$(echo "1000000000 / ${t[1]} / 1048576" | bc -l)"
+		done
 	done
 done
 {
 	echo
-	echo "| start-up of an empty program | instructions base | multiverse |"
-	echo "|---|---|---|"
+	echo "| start-up of an empty program | instructions base | multiverse | padded |"
+	echo "|---|---|---|---|"
 	for link in static dynamic; do
-		echo "| $link | $(instructions "$work/empty-base-$link") | $(instructions "$work/empty-multiverse-$link") |"
+		echo "| $link | $(instructions "$work/empty-base-$link") | $(instructions "$work/empty-multiverse-$link") | $(instructions "$work/empty-padded-$link") |"
 	done
 	echo
+	echo "| text bytes | base | multiverse | padded |"
+	echo "|---|---|---|---|"
+	for lib in libc.a libc.so; do
+		echo "| $lib |$(for v in $builds; do printf ' %s |' "$(text "$work/$v-inst/lib/$lib")"; done)"
+	done
+	echo "| of which the Multiverse runtime | 0 | $(text $rt) | same |"
+	echo
+	echo "| build | function | call sites in libc.so | bytes of padding | calls to a variant | body in the call | copied into the padding | skipped |"
+	echo "|---|---|---|---|---|---|---|---|"
+	sites multiverse
+	sites padded
+	echo
+	echo "Compile report of the padded build (\`-fplugin-arg-multiverse-report\`), its variants:"
+	echo
+	echo '```'
+	sed -n 's/^src\/\([^ ]*\): multiverse: /\1 /p' "$work/padded-report.txt" | grep variant | sort
+	echo '```'
+	echo
 	echo "Patch: $(patch_size "$here/musl-1.2.3.patch")."
+	echo
+	echo "fputc, one thread, median: $mibs_base MiB/s base, $mibs_multiverse multiverse, $mibs_padded padded."
+	cat <<-'EOF'
+
+	Instructions (callgrind) are the figures to compare: on a shared
+	machine the wall-clock columns are noisy.
+
+	The paper's Figure 5 (musl 1.1.20, one thread) has malloc(1) -54%,
+	random() -43%, and fputc from 124 to 264 MiB/s.  Musl 1.2.3 does much
+	of that itself: a FILE's lock is -1 (no locking) until the first
+	thread is created, so fputc takes no lock in either build and our
+	patch does not touch it (+0.00%); mallocng takes its lock only if
+	libc.need_locks.  What remains to multiverse is __lock and __unlock
+	(115 call sites in libc.so, among them random()'s and malloc's and
+	free's), and libc.threaded in malloc and free themselves.
+
+	The padded column: the same patch, compiled with
+	-fplugin-arg-multiverse-inline-size=N, so that every call site of a
+	multiversed function outside its own unit is N bytes, call included.
+	It gains nothing in musl: commit has nothing to copy into the padding,
+	as the compile report above says.  The variants of __lock and __unlock
+	for libc.threaded == 0 are empty: one instruction (a NOP) holds them,
+	which commit puts in the call itself, padded or not ("body in the
+	call"), so the padding still runs as NOPs before it: one instruction
+	more per call for N = 16 (11 bytes of NOPs), three for N = 32.  Their
+	variants for libc.threaded == 1 hold asm statements (musl's atomics):
+	those sites are bound by a call, with a jump over the padding, again
+	one instruction more than an unpadded call.  malloc and free make
+	calls, and have no recorded call sites anyway (the program calls them
+	through undecorated declarations).  So padded = multiverse + 1
+	instruction per __lock or __unlock executed with N = 16 (random():
+	+2; malloc + free: +1 with one thread, +2 with two); with N = 32,
+	random() with one thread is +6 (45.06).  The text grows by ~1.3 KB for
+	N = 16 (~3.1 KB for N = 32), and the padded regions make the start-up
+	commit dearer (mv_poke_areas_changed).
+	EOF
 } >>"$results"
 cat "$results"
