@@ -68,8 +68,18 @@ MV_API int __multiverse_register_module(uint32_t version, uint32_t machine,
 {
 	struct mv_module d = { var_start, var_stop, fn_start, fn_stop,
 			       site_start, site_stop };
+	/* said once for all the units of a module */
+	static struct { const void *fn; uint32_t version, machine; } refused;
 	int err;
 
+	if (version != MV_DESCRIPTOR_VERSION || machine != MV_ARCH_MACHINE) {
+		if (refused.fn == (const void *)fn_start && refused.version == version &&
+		    refused.machine == machine)
+			return -ENOEXEC;
+		refused.fn = fn_start;
+		refused.version = version;
+		refused.machine = machine;
+	}
 	if (version != MV_DESCRIPTOR_VERSION)
 		return mv_error(-ENOEXEC, "module with functions at %" MV_PRIaddr " has descriptor version %u, this runtime reads version %u",
 				(const void *)fn_start, version, MV_DESCRIPTOR_VERSION);

@@ -303,6 +303,10 @@ static void test_registration(void)
 	CHECK(register_module(MV_DESCRIPTOR_VERSION, MV_MACHINE_AARCH64) == -ENOEXEC);
 	CHECK(strstr(captured(), "multiverse: ") &&
 	      strstr(multiverse_last_error(), "ELF machine 183, this runtime is for 62 (x86-64)"));
+	/* the module's other units: refused without a word more */
+	capture_stderr();
+	CHECK(register_module(MV_DESCRIPTOR_VERSION, MV_MACHINE_AARCH64) == -ENOEXEC);
+	CHECK(!strstr(captured(), "multiverse: "));
 }
 
 static void test_generic(void)
