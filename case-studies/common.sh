@@ -118,4 +118,23 @@ interleaved() {
 	echo "$bmin / $bmed | $mmin / $mmed | $(change "$bmed" "$mmed")"
 }
 
+# interleaved3 reps measure: as interleaved, for the builds base,
+# multiverse and padded in turn: "base min / median | multiverse min /
+# median | change | padded min / median | change", the changes those of
+# the medians against base.
+interleaved3() {
+	local reps=$1 measure=$2 r v b m p
+	for v in base multiverse padded; do : >"$work/t-$v"; done
+	for r in $(seq "$reps"); do
+		for v in base multiverse padded; do
+			"$measure" $v >>"$work/t-$v"
+		done
+	done
+	read -r -a b <<<"$(min_median "$work/t-base")"
+	read -r -a m <<<"$(min_median "$work/t-multiverse")"
+	read -r -a p <<<"$(min_median "$work/t-padded")"
+	echo "${b[0]} / ${b[1]} | ${m[0]} / ${m[1]} | $(change "${b[1]}" "${m[1]}") |" \
+	     "${p[0]} / ${p[1]} | $(change "${b[1]}" "${p[1]}")"
+}
+
 min_median() { sort -g "$1" | awk '{ a[NR] = $1 } END { printf "%.3f %.3f", a[1], a[int((NR + 1) / 2)] }'; }

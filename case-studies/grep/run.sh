@@ -82,22 +82,6 @@ searches=(
 	"-F, three strings|-F|-e abacus -e lambda -e saga"
 )
 
-# interleaved3 reps measure: as interleaved (common.sh), for the three
-# builds in turn, changes of the medians against base.
-interleaved3() {
-	local reps=$1 measure=$2 r v b m p
-	for v in $builds; do : >"$work/t-$v"; done
-	for r in $(seq "$reps"); do
-		for v in $builds; do
-			"$measure" $v >>"$work/t-$v"
-		done
-	done
-	read -r -a b <<<"$(min_median "$work/t-base")"
-	read -r -a m <<<"$(min_median "$work/t-multiverse")"
-	read -r -a p <<<"$(min_median "$work/t-padded")"
-	echo "${b[0]} / ${b[1]} | ${m[0]} / ${m[1]} | $(change "${b[1]}" "${m[1]}") | ${p[0]} / ${p[1]} | $(change "${b[1]}" "${p[1]}")"
-}
-
 results=$here/results.md
 {
 	echo "Measured by case-studies/grep/run.sh on $(date -u +%Y-%m-%d), $(nproc) CPUs:"

@@ -111,23 +111,6 @@ for v in $builds; do
 	program $v dynamic "$work/empty.c" "$work/empty-$v-dynamic"
 done
 
-# interleaved3 reps measure: as interleaved (common.sh), for the three
-# builds in turn: "base min / median | multiverse min / median | change |
-# padded min / median | change", changes of the medians against base.
-interleaved3() {
-	local reps=$1 measure=$2 r v b m p
-	for v in $builds; do : >"$work/t-$v"; done
-	for r in $(seq "$reps"); do
-		for v in $builds; do
-			"$measure" $v >>"$work/t-$v"
-		done
-	done
-	read -r -a b <<<"$(min_median "$work/t-base")"
-	read -r -a m <<<"$(min_median "$work/t-multiverse")"
-	read -r -a p <<<"$(min_median "$work/t-padded")"
-	echo "${b[0]} / ${b[1]} | ${m[0]} / ${m[1]} | $(change "${b[1]}" "${m[1]}") | ${p[0]} / ${p[1]} | $(change "${b[1]}" "${p[1]}")"
-}
-
 # what commit made of the call sites of each multiversed function, in the
 # whole libc.so (sites.c): "| build | function | sites | padding | ... |"
 sites() {
