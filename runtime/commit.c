@@ -78,8 +78,7 @@ static const struct mv_desc_variant *plain_code(void *target, const uint8_t **pr
 	const struct mv_desc_variant *v;
 
 	if (!f || !(f->desc->flags & MV_FN_PLAIN) || f->desc->n_variants != 1 ||
-	    (uintptr_t)target != (uintptr_t)f->desc->entry -
-	    (f->desc->flags & MV_FN_ENTRY_AFTER_PAD ? MV_ARCH_PAD_LEN : 0))
+	    (uintptr_t)target != mv_fn_code(f->desc))
 		return 0;
 	v = &f->desc->variants[0];
 	if (v->inlining != MV_INLINE_OK || !(*pristine = mv_region_pristine(f, v)))

@@ -119,8 +119,7 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 		return;
 	}
 	if (f)
-		s->callee_code = (uintptr_t)f->desc->entry -
-			(f->desc->flags & MV_FN_ENTRY_AFTER_PAD ? MV_ARCH_PAD_LEN : 0);
+		s->callee_code = mv_fn_code(f->desc);
 	if (!mv_arch_decode(mv_orig(a), a->len, (uintptr_t)addr, &s->insn)) {
 		a->len = s->insn.len;
 		if (!mv_poke_writable(mv_orig(a), a->len)) {

@@ -152,13 +152,11 @@ static void capture_entry(struct mv_fn *f)
 	}
 }
 
-/* Whether record a says less of its function than record b. */
-static int says_less(const struct mv_desc_fn *a, const struct mv_desc_fn *b)
+/* How much a record says of its function: a declaration (no variants),
+ * a plain function's own code, or variants. */
+static int says(const struct mv_desc_fn *d)
 {
-	int rank_a = !a->n_variants ? 0 : a->flags & MV_FN_PLAIN ? 1 : 2;
-	int rank_b = !b->n_variants ? 0 : b->flags & MV_FN_PLAIN ? 1 : 2;
-
-	return rank_a < rank_b;
+	return !d->n_variants ? 0 : d->flags & MV_FN_PLAIN ? 1 : 2;
 }
 
 static int merge_fns(const struct mv_module *m)
@@ -181,7 +179,7 @@ static int merge_fns(const struct mv_module *m)
 			 * and a plain one (MV_FN_PLAIN) says less than one with
 			 * variants; nothing was written through either, so the
 			 * entry is captured afresh from the better record. */
-			if (says_less(mv.fns[k - 1].desc, f->desc)) {
+			if (says(mv.fns[k - 1].desc) < says(f->desc)) {
 				mv.fns[k - 1].desc = f->desc;
 				mv.fns[k - 1].entry = (struct mv_area){ 0 };
 			}
@@ -297,6 +295,11 @@ struct mv_var *mv_find_var(const void *addr)
 			hi = mid;
 	}
 	return 0;
+}
+
+uintptr_t mv_fn_code(const struct mv_desc_fn *d)
+{
+	return (uintptr_t)d->entry - (d->flags & MV_FN_ENTRY_AFTER_PAD ? MV_ARCH_PAD_LEN : 0);
 }
 
 struct mv_fn *mv_find_fn(const void *generic)
