@@ -43,8 +43,13 @@
  *     signal handler (which may have interrupted one, out of sight), is
  *     let go at once, with all the others, and the stop starts over a
  *     moment later: the bodies in regions are short and run straight
- *     through, and handlers return.  A thread still there when the time
- *     runs out fails the stop, as below.
+ *     through, and handlers return.  A signal that reaches a thread
+ *     before it ran again is taken on its way out of rt_sigreturn, at
+ *     the same place: on a busy machine the thread would be found there
+ *     every time.  So the caller waits until the thread in the way has
+ *     left its wait, then pauses (50 us, doubling up to 10 ms) before
+ *     stopping again.  A thread still there when the time runs out fails
+ *     the stop, as below.
  *
  * If step 4 is not reached within STOP_TIMEOUT_MS (a thread stopped by a
  * debugger or SIGSTOP, or sleeping uninterruptibly for that long), the
@@ -92,12 +97,14 @@ static pid_t *signalled;        /* the threads sent this stop's signal */
 static size_t n_signalled, cap_signalled;
 
 /* Where each parked thread was (4b), in the order they parked: slot k
- * is the k-th to count itself in, and says so (gen) once written. */
+ * is the k-th to count itself in, and says so (gen) once written, and
+ * again (left) once released.  Arrays outgrown are kept, not freed: a
+ * thread released late may still write in one. */
 struct seen {
 	pid_t tid;
 	int in_handler;
 	uintptr_t pc;
-	uint32_t gen;
+	uint32_t gen, left;
 };
 static struct seen *seen;
 
@@ -108,6 +115,7 @@ static long futex(uint32_t *word, int op, uint32_t val)
 
 int mv_linux_park(const siginfo_t *si, uintptr_t pc, int in_handler)
 {
+	struct seen *note = 0;
 	uint64_t w;
 	uint32_t gen, k;
 
@@ -126,13 +134,16 @@ int mv_linux_park(const siginfo_t *si, uintptr_t pc, int in_handler)
 	 * the generation began, is more than can park). */
 	k = (uint32_t)w;
 	if (k < cap_signalled) {
-		seen[k].tid = (pid_t)syscall(SYS_gettid);
-		seen[k].pc = pc;
-		seen[k].in_handler = in_handler;
-		__atomic_store_n(&seen[k].gen, gen, __ATOMIC_RELEASE);
+		note = &seen[k];
+		note->tid = (pid_t)syscall(SYS_gettid);
+		note->pc = pc;
+		note->in_handler = in_handler;
+		__atomic_store_n(&note->gen, gen, __ATOMIC_RELEASE);
 	}
 	while (__atomic_load_n(&stop_gen, __ATOMIC_ACQUIRE) == gen)
 		futex(&stop_gen, FUTEX_WAIT_PRIVATE, gen);
+	if (note)
+		__atomic_store_n(&note->left, gen, __ATOMIC_RELEASE);
 	return 1;
 }
 
@@ -369,13 +380,12 @@ int mv_world_stop(int (*inside)(uintptr_t pc))
 					"threads; nothing was written");
 		}
 		free(signalled);
-		free(seen);
 		signalled = s;
 		seen = w;
 		cap_signalled = cap;
 	}
 	mv_report_hold();
-	for (;;) {
+	for (long pause_us = 50; ; pause_us = pause_us < 5000 ? pause_us * 2 : 10000) {
 		/* each round may take the whole time to park everyone; the
 		 * rounds together may take it to find no one in the way */
 		err = park_all(now_ms() + timeout, &late, &state);
@@ -386,12 +396,15 @@ int mv_world_stop(int (*inside)(uintptr_t pc))
 		/* 4b: let everyone go on a moment, and stop them again */
 		was = *busy;
 		release(stop_gen);
+		for (int left = 0; !left && now_ms() <= deadline; ) {
+			struct timespec pause = { 0, pause_us * 1000 };
+			left = !was.gen || __atomic_load_n(&busy->left, __ATOMIC_ACQUIRE) == was.gen;
+			nanosleep(&pause, NULL);
+		}
 		if (now_ms() > deadline) {
 			err = -EBUSY;
 			break;
 		}
-		struct timespec pause = { 0, 50000 };
-		nanosleep(&pause, NULL);
 	}
 	if (!err)
 		return 0;
