@@ -189,6 +189,38 @@ bool has_symbol(const_rtx x)
 	return false;
 }
 
+/*
+ * The bytes of insn's immediate, or -1 if unknown.  i386.md computes
+ * length_immediate from the insn's type, and says 0 for types "other"
+ * and "multi" whatever they print: the atomics are such.  Their
+ * immediate is a constant operand with a constraint (a memory model
+ * operand has none).  A store of a constant (atomic_store) prints mov,
+ * whose immediate is the operand's size up to 4 bytes; the others (lock
+ * add: inc, an imm8 or an imm32, as its output code decides) are
+ * unknown.
+ */
+int immediate_bytes(rtx_insn *insn)
+{
+	enum attr_type type = get_attr_type(insn);
+	if (type != TYPE_OTHER && type != TYPE_MULTI)
+		return get_attr_length_immediate(insn);
+	extract_insn_cached(insn);
+	bool constant = false;
+	for (int i = 0; i < recog_data.n_operands; i++)
+		constant |= CONST_INT_P(recog_data.operand[i]) && *recog_data.constraints[i];
+	if (!constant)
+		return 0;
+	rtx pat = PATTERN(insn);
+	if (GET_CODE(pat) != SET || !MEM_P(SET_DEST(pat)))
+		return -1;
+	rtx src = SET_SRC(pat);
+	if (GET_CODE(src) == UNSPEC && XVECLEN(src, 0) > 0)
+		src = XVECEXP(src, 0, 0);
+	if (!CONST_INT_P(src))
+		return -1;
+	return MIN(GET_MODE_SIZE(GET_MODE(SET_DEST(pat))).to_constant(), 4);
+}
+
 } // namespace
 
 int mv_arch_pc_relative(rtx_insn *insn, mv_arch_reloc *r)
@@ -236,9 +268,12 @@ int mv_arch_pc_relative(rtx_insn *insn, mv_arch_reloc *r)
 		return -1;
 	if (!rip)
 		return 0;
+	int imm = immediate_bytes(insn);
+	if (imm < 0)
+		return -1;
 	r->kind = MV_RELOC_X86_RIP32;
 	r->after = true;
-	r->field = -(4 + get_attr_length_immediate(insn));
+	r->field = -(4 + imm);
 	return 1;
 }
 
