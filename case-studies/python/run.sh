@@ -48,6 +48,18 @@ build() {
 		die "building the $v interpreter failed: see $work/$v.log"
 }
 
+# regrtest variant [test...]: CPython's tests, with SIGINT at its default
+# whatever this script inherited: a shell that starts a job in the
+# background ignores SIGINT in it, the interpreter then keeps it ignored,
+# and test_threading's interrupt_main() tests see no KeyboardInterrupt.
+regrtest() {
+	local v=$1
+	shift
+	(cd "$work/$v" && ./python -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' ./python -m test -j2 "$@" >"$work/$v-test.log" 2>&1)
+}
+
 # check variant: check.py, then CPython's tests.
 check() {
 	local v=$1 which=("${tests[@]}")
@@ -56,23 +68,16 @@ check() {
 	if [ $all_tests = 1 ]; then
 		# Some tests fail on any build here (a terminal, a network):
 		# the builds are compared after both have run.
-		(cd "$work/$v" && ./python -m test -j2 >"$work/$v-test.log" 2>&1) || true
+		regrtest "$v" || true
 		sed -n '/^[0-9]* tests* failed:/,/^$/p' "$work/$v-test.log" |
 			tail -n +2 | tr ' ' '\n' | grep '^test' | sort >"$work/$v-failed" || true
 		say "$v: $(grep -E '^[0-9]+ tests? (OK|failed|skipped)' "$work/$v-test.log" | tr '\n' ' ')"
 		return
 	fi
-	# -w: a test that fails is run once more, verbosely, and counts as
-	# passed if it passes then (test_threading's timing failed once in
-	# CI on a busy machine, and passed in nine runs after); the log keeps
-	# both runs, and the failure is said here.
-	(cd "$work/$v" && ./python -m test -j2 -w "${which[@]}" >"$work/$v-test.log" 2>&1) || {
+	regrtest "$v" "${which[@]}" || {
 		grep -E '^[0-9]+ tests? failed|^    test_' "$work/$v-test.log" >&2 || true
 		die "CPython's tests failed against the $v build: see $work/$v-test.log"
 	}
-	if grep -q 'Re-running failed tests in verbose mode' "$work/$v-test.log"; then
-		say "$v: a test failed once and passed when run again: see $work/$v-test.log"
-	fi
 	say "$v: $(grep -E '^(All )?[0-9]+ tests? (OK|skipped)' "$work/$v-test.log" | tr '\n' ' ')"
 }
 
