@@ -96,6 +96,16 @@ bool emits_nothing(const char *text)
 	return !*text;
 }
 
+/* Whether pat is an asm statement. */
+bool asm_statement(rtx pat)
+{
+	subrtx_iterator::array_type array;
+	FOR_EACH_SUBRTX(it, array, pat, ALL)
+		if (GET_CODE(*it) == ASM_INPUT || GET_CODE(*it) == ASM_OPERANDS)
+			return true;
+	return false;
+}
+
 /* Whether pat holds an asm statement that emits code: the runtime cannot
  * know what that code refers to. */
 bool is_asm(rtx pat)
@@ -175,8 +185,11 @@ mv_inline_info analyse(void)
 			why.insert(MV_INLINE_CALLS);
 			continue;
 		}
-		if (is_asm(pat)) {
-			why.insert(MV_INLINE_ASM);
+		/* one that emits nothing refers to nothing, whatever its
+		 * operands name ("=m"(global)) */
+		if (asm_statement(pat)) {
+			if (is_asm(pat))
+				why.insert(MV_INLINE_ASM);
 			continue;
 		}
 		if (is_return(i)) {

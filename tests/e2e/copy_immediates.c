@@ -4,8 +4,10 @@
  * sym(%rip) on x86-64, whose immediate GCC's length attribute does not
  * count) and atomic read-modify-writes.  The stores are copied, with
  * their references moved; a read-modify-write whose encoding the plugin
- * cannot place is called instead.  Either way the code does what the
- * source says. */
+ * cannot place is called instead.  An empty asm statement that names a
+ * global as its operand emits nothing, and so refers to nothing: the
+ * copy's references are the other instructions'.  Either way the code
+ * does what the source says. */
 #include "text.h"
 #include "check.h"
 #include <stdatomic.h>
@@ -37,11 +39,22 @@ __attribute__((multiverse)) void updates(void)
 	}
 }
 
-__attribute__((noinline)) void run(void) { stores(); updates(); __asm__ volatile(""); }
+long out, in = 42, fenced;
+
+__attribute__((multiverse("inline", 64))) void barrier(void);
+__attribute__((multiverse)) void barrier(void)
+{
+	if (mode) {
+		out = in;
+		__asm__ volatile("" : "=m"(fenced));
+	}
+}
+
+__attribute__((noinline)) void run(void) { stores(); updates(); barrier(); __asm__ volatile(""); }
 
 static void reset(void)
 {
-	a = 0, b = 0, c = 0, d = 0, e = 0;
+	a = 0, b = 0, c = 0, d = 0, e = 0, out = 0;
 }
 
 static void expect(int va, long vb, int vc, int vd, int ve)
@@ -51,6 +64,7 @@ static void expect(int va, long vb, int vc, int vd, int ve)
 	CHECK_EQ(c, vc);
 	CHECK_EQ(d, vd);
 	CHECK_EQ(e, ve);
+	CHECK_EQ(out, ve ? 42 : 0);
 }
 
 int main(void)
@@ -62,9 +76,10 @@ int main(void)
 	expect(5, 101000, 7, 9, 1);
 
 	reset();
-	CHECK_EQ(multiverse_commit(), 2);
+	CHECK_EQ(multiverse_commit(), 3);
 #ifdef __OPTIMIZE__
 	CHECK_EQ(multiverse_info_site(stores, 0)->holds, MULTIVERSE_SITE_COPIED);
+	CHECK_EQ(multiverse_info_site(barrier, 0)->holds, MULTIVERSE_SITE_COPIED);
 #endif
 	holds = multiverse_info_site(updates, 0)->holds;
 	CHECK(holds == MULTIVERSE_SITE_COPIED || holds == MULTIVERSE_SITE_CALL);
@@ -73,12 +88,12 @@ int main(void)
 
 	reset();
 	mode = 0;                       /* empty variants */
-	CHECK_EQ(multiverse_commit(), 2);
+	CHECK_EQ(multiverse_commit(), 3);
 	run();
 	expect(0, 0, 0, 0, 0);
 
 	mode = 1;
-	CHECK_EQ(multiverse_revert(), 2);
+	CHECK_EQ(multiverse_revert(), 3);
 	run();
 	expect(5, 101000, 7, 9, 1);
 	CHECK_EQ(text_diffs(), 0);
