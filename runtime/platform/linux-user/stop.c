@@ -37,9 +37,9 @@
  *      runs whole, in its new form.
  *
  * 4b. For a batch that changes regions (several instructions at once), the
- *     caller passes inside(pc).  Each thread noted, before it counted
- *     itself in, where it was interrupted and whether its mask holds the
- *     in-handler mark (linux-user.h).  A thread inside a region, or in a
+ *     caller passes inside(pc).  Each thread, once counted in, notes
+ *     where it was interrupted and whether its mask holds the in-handler
+ *     mark (linux-user.h); the caller waits for the notes.  A thread inside a region, or in a
  *     signal handler (which may have interrupted one, out of sight), is
  *     let go at once, with all the others, and the stop starts over a
  *     moment later: the bodies in regions are short and run straight
@@ -370,7 +370,10 @@ int mv_world_stop(int (*inside)(uintptr_t pc))
 		return mv_error(-EIO, "cannot stop the other threads: /proc/self/status "
 				"is not readable; nothing was written");
 	if ((size_t)threads * 2 + 64 > cap_signalled) {
-		size_t cap = (size_t)threads * 2 + 64;
+		/* doubling at least: the arrays outgrown, kept, add up to
+		 * less than the last */
+		size_t cap = (size_t)threads * 2 + 64 > cap_signalled * 2 ?
+			     (size_t)threads * 2 + 64 : cap_signalled * 2;
 		pid_t *s = malloc(cap * sizeof *s);
 		struct seen *w = calloc(cap, sizeof *w);   /* no stale gen */
 		if (!s || !w) {

@@ -284,7 +284,7 @@ static void chain(int sig, siginfo_t *si, void *ctx)
 
 /* A breakpoint trap is ours if its address is (trap-tables.c); a queued
  * SIGTRAP may be mv_world_stop()'s (stop.c). */
-static void on_sigtrap(int sig, siginfo_t *si, void *ctx)
+static void handle_sigtrap(int sig, siginfo_t *si, void *ctx)
 {
 	struct mv_cpu cpu;
 
@@ -306,6 +306,16 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ctx)
 		}
 	}
 	chain(sig, si, ctx);
+}
+
+/* The interrupted code keeps its errno: parking waits on a futex, whose
+ * EAGAIN or EINTR would otherwise show through. */
+static void on_sigtrap(int sig, siginfo_t *si, void *ctx)
+{
+	int saved_errno = errno;
+
+	handle_sigtrap(sig, si, ctx);
+	errno = saved_errno;
 }
 
 static int is_ours(const struct sigaction *sa)
