@@ -96,29 +96,21 @@ bool emits_nothing(const char *text)
 	return !*text;
 }
 
-/* Whether pat is an asm statement. */
-bool asm_statement(rtx pat)
+/* The asm statement pat holds: ASM_NONE, ASM_EMPTY (a compiler barrier,
+ * which refers to nothing whatever its operands name), or ASM_CODE, of
+ * which the runtime cannot know what it refers to. */
+enum { ASM_NONE, ASM_EMPTY, ASM_CODE };
+int asm_statement(rtx pat)
 {
-	subrtx_iterator::array_type array;
-	FOR_EACH_SUBRTX(it, array, pat, ALL)
-		if (GET_CODE(*it) == ASM_INPUT || GET_CODE(*it) == ASM_OPERANDS)
-			return true;
-	return false;
-}
-
-/* Whether pat holds an asm statement that emits code: the runtime cannot
- * know what that code refers to. */
-bool is_asm(rtx pat)
-{
+	int kind = ASM_NONE;
 	subrtx_iterator::array_type array;
 	FOR_EACH_SUBRTX(it, array, pat, ALL) {
-		if (GET_CODE(*it) == ASM_INPUT && !emits_nothing(XSTR(*it, 0)))
-			return true;
-		if (GET_CODE(*it) == ASM_OPERANDS &&
-		    !emits_nothing(ASM_OPERANDS_TEMPLATE(*it)))
-			return true;
+		const char *text = GET_CODE(*it) == ASM_INPUT ? XSTR(*it, 0) :
+				   GET_CODE(*it) == ASM_OPERANDS ? ASM_OPERANDS_TEMPLATE(*it) : NULL;
+		if (text)
+			kind = MAX(kind, emits_nothing(text) ? ASM_EMPTY : ASM_CODE);
 	}
-	return false;
+	return kind;
 }
 
 /* The entry patch area sites.cc plants in a generic (with the landing
@@ -185,10 +177,8 @@ mv_inline_info analyse(void)
 			why.insert(MV_INLINE_CALLS);
 			continue;
 		}
-		/* one that emits nothing refers to nothing, whatever its
-		 * operands name ("=m"(global)) */
-		if (asm_statement(pat)) {
-			if (is_asm(pat))
+		if (int kind = asm_statement(pat)) {
+			if (kind == ASM_CODE)
 				why.insert(MV_INLINE_ASM);
 			continue;
 		}

@@ -39,9 +39,9 @@
  * 4b. For a batch that changes regions (several instructions at once), the
  *     caller passes inside(pc).  Each thread, once counted in, notes
  *     where it was interrupted and whether its mask holds the in-handler
- *     mark (linux-user.h); the caller waits for the notes.  A thread inside a region, or in a
- *     signal handler (which may have interrupted one, out of sight), is
- *     let go at once, with all the others, and the stop starts over a
+ *     mark (linux-user.h); the caller waits for the notes.  A thread
+ *     inside a region, or in a signal handler (which may have interrupted
+ *     one, out of sight), is let go at once, with all the others, and the stop starts over a
  *     moment later: the bodies in regions are short and run straight
  *     through, and handlers return.  A signal that reaches a thread
  *     before it ran again is taken on its way out of rt_sigreturn, at
