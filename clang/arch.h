@@ -13,7 +13,9 @@
 #include <string>
 
 namespace llvm {
-class AsmPrinter; class Function; class MachineInstr; class MCSubtargetInfo;
+class AsmPrinter; class Function; class MachineFunction; class MachineInstr; class MCContext;
+class MCExpr;
+class MCSubtargetInfo;
 class Module;
 }
 
@@ -52,6 +54,17 @@ struct mv_arch {
 	/* Emits that many bytes of NOP instructions. */
 	void (*emit_nops)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti,
 			  unsigned bytes);
+	/* The same two, where size is known only to the assembler: an
+	 * expression (which must not depend on code after it), and NOPs
+	 * of an expression's number of bytes, as .fill directives. */
+	const llvm::MCExpr *(*pad_bytes_expr)(llvm::MCContext &ctx, const llvm::MCExpr *size,
+					       bool tail);
+	void (*emit_nops_expr)(llvm::AsmPrinter &ap, const llvm::MCExpr *bytes);
+	/* Whether bytes more code, anywhere in mf, keeps each of its
+	 * branches in reach of its target: the padding comes after branch
+	 * relaxation, which did not count it.  nullptr: the assembler
+	 * relaxes every branch itself. */
+	bool (*room_for_padding)(const llvm::MachineFunction &mf, uint64_t bytes);
 
 	/* Whether mi, in a variant's final code (inline.cpp), refers to
 	 * anything by its distance from itself: 0 if not; 1 if by a form the

@@ -64,6 +64,7 @@ struct Copy {
 	std::vector<Reloc> relocs;
 	std::set<unsigned> why;
 	bool first = true;      /* no instruction seen yet */
+	bool done = false;      /* all of its code seen */
 };
 
 /* A variant record of the IR, and a table of them taken out of the
@@ -90,6 +91,9 @@ const Function *body_function(const Constant *body)
 		v = a->getAliaseeObject();
 	return dyn_cast_or_null<Function>(v);
 }
+
+class InlineRecorder;
+InlineRecorder *current;        /* the module being emitted's (one at a time) */
 
 class InlineRecorder : public DebugHandlerBase {
 	AsmPrinter *ap;
@@ -324,12 +328,33 @@ public:
 		copies.clear();
 		mf = nullptr;
 		cur = nullptr;
+		current = this;
 		take_tables(*m);
 	}
 	/* A new function starts (its MachineFunction may have the last
 	 * one's address): its first instruction sets the state up. */
-	void skippedNonDebugFunction() override { mf = nullptr; }
-	void beginFunctionImpl(const MachineFunction *) override { mf = nullptr; }
+	void skippedNonDebugFunction() override { next_function(); }
+	void beginFunctionImpl(const MachineFunction *) override { next_function(); }
+
+	void next_function()
+	{
+		if (cur)
+			cur->done = true;
+		cur = nullptr;
+		mf = nullptr;
+	}
+
+	/* mv_copy_length() */
+	int copy_length(const Function &body, const MCExpr **len)
+	{
+		auto c = copies.find(&body);
+		if (c == copies.end() || !c->second.done)
+			return -1;
+		if (why_not(c->second) != MV_INLINE_OK)
+			return 0;
+		*len = MCBinaryExpr::createSub(ref(c->second.end), ref(c->second.start), ctx());
+		return 1;
+	}
 	void endFunctionImpl(const MachineFunction *) override {}
 
 	void beginInstruction(const MachineInstr *mi) override
@@ -351,6 +376,8 @@ public:
 
 	void endModule() override
 	{
+		next_function();
+		current = nullptr;
 		write_tables();
 		/* the report, which MultiverseFinish left to now */
 		for (auto &[f, c] : copies)
@@ -391,4 +418,9 @@ public:
 void mv_add_inline_recorder(AsmPrinter *ap, const mv_arch *arch)
 {
 	ap->addDebugHandler(std::make_unique<InlineRecorder>(ap, arch));
+}
+
+int mv_copy_length(const Function &body, const MCExpr **len)
+{
+	return current ? current->copy_length(body, len) : -1;
 }

@@ -89,6 +89,23 @@ void anchor_entry(Function &f)
 	CallInst::Create(asm_, "", f.getEntryBlock().getFirstInsertionPt());
 }
 
+/* Unless its declaration says ("inline", N), the calls of generic in
+ * this unit are sized by its variants (sites.cpp), which must be emitted
+ * first: the AsmPrinter emits functions in the module's order, and the
+ * padding refers only to code before it. */
+void size_by_variants(Module &m, Function &generic, const std::vector<Function *> &bodies)
+{
+	auto d = mv_declared.find(generic.getName().str());
+	if (bodies.empty() || (d != mv_declared.end() && (d->second.flags & MV_DECL_INLINE)))
+		return;
+	std::string names;
+	for (Function *b : bodies) {
+		names += (names.empty() ? "" : ",") + b->getName().str();
+		m.getFunctionList().splice(m.begin(), m.getFunctionList(), b->getIterator());
+	}
+	generic.addFnAttr(MV_SIZED_BY_ATTR, names);
+}
+
 } // namespace
 
 /* The bodies kept, each with its guards as text, for the report. */
@@ -166,6 +183,7 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 				records.push_back(r);
 		}
 		anchor_entry(*generic);
+		size_by_variants(m, *generic, bodies);
 		std::vector<mv_record> merged = coalesced(records, is_unsigned);
 		if (mv_report_on)
 			report_kept(mv_report[generic->getName().str()], merged);

@@ -15,8 +15,10 @@
  *
  * Options (-fplugin-arg-multiverse-...), as the GCC plugin's:
  *   inline-size=N    bytes of each call site of a multiversed function or
- *                    function-pointer switch without ("inline", N): NOPs
- *                    pad the call (0 to 64, default 0: none);
+ *                    function-pointer switch without ("inline", N), where
+ *                    the unit does not compile the function's variants
+ *                    (whose sizes then size it): NOPs pad the call (0 to
+ *                    64, default 0: none);
  *   max-variants=N   per-function cap on variants (default 64);
  *   optional-runtime weak references to the runtime: the module registers
  *                    only if the runtime is linked in;

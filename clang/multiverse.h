@@ -93,6 +93,16 @@ std::unique_ptr<clang::ASTConsumer> mv_make_use_checker(void);
 namespace llvm { class AsmPrinter; }
 struct mv_arch;
 void mv_add_inline_recorder(llvm::AsmPrinter *ap, const mv_arch *arch);
+/* inline.cpp, for sites.cpp: 1 if the AsmPrinter has emitted body, a
+ * variant, and it may be copied, with the length of its copy as an
+ * assembler expression in *len; 0 if it may not be; -1 if it is not
+ * emitted yet. */
+namespace llvm { class MCExpr; }
+int mv_copy_length(const llvm::Function &body, const llvm::MCExpr **len);
+/* The attribute of a generic whose ("inline", N) does not size its call
+ * sites in the unit that compiles its variants: the variants' IR names,
+ * separated by commas (merge.cpp).  Their lengths size the sites. */
+#define MV_SIZED_BY_ATTR "multiverse-sized-by"
 
 /* The function attributes that mark a switch's stub (fnptr.cpp) for
  * sites.cpp, with the IR name of the switch's object and the switch's
@@ -181,6 +191,7 @@ extern bool mv_codegen_follows;
 extern std::map<std::string, unsigned> mv_inline_why;           /* variant: MV_INLINE_* */
 extern std::map<std::string, std::pair<unsigned, unsigned>> mv_calls; /* calls, padded */
 extern std::map<std::string, unsigned> mv_site_size;            /* function: N */
+#define MV_SITE_SIZE_ASSEMBLER (~0u)    /* N by its variants, the assembler's */
 void mv_module_emitted(llvm::Module &m);
 
 #endif

@@ -53,9 +53,11 @@ std::string calls_json(const std::string &name)
 		return "\"calls\": null, \"padded_calls\": 0, \"site_size\": 0";
 	auto c = mv_calls.find(name);
 	auto n = mv_site_size.find(name);
+	unsigned size = n == mv_site_size.end() ? 0 : n->second;
+	/* sized by its variants: the assembler knows N */
 	return "\"calls\": " + std::to_string(c == mv_calls.end() ? 0 : c->second.first) +
 	       ", \"padded_calls\": " + std::to_string(c == mv_calls.end() ? 0 : c->second.second) +
-	       ", \"site_size\": " + std::to_string(n == mv_site_size.end() ? 0 : n->second);
+	       ", \"site_size\": " + (size == MV_SITE_SIZE_ASSEMBLER ? "null" : std::to_string(size));
 }
 
 /* What calls through function-pointer switches may copy of a plain

@@ -13,6 +13,11 @@
  *     a switch's stub (fnptr.cpp) just before its first byte, and at the
  *     end of the module writes the labels and callees (the function, or
  *     the switch) into __multiverse_site (common/descriptor.h);
+ *   - pads each such call with NOPs before it: as many bytes as the
+ *     callee's ("inline", N) says, else, where this unit emitted the
+ *     callee's variants already (merge.cpp moves them first), as its
+ *     largest copyable variant's length, an expression the assembler
+ *     computes (inline.cpp labels the copies), else inline-size=N;
  *   - declares that each generic clobbers every register the ABI lets
  *     it, for interprocedural register allocation.
  * It works the same with the integrated assembler and with -S.
@@ -42,17 +47,26 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <map>
 #include <vector>
 
 using namespace llvm;
 
 namespace {
 
+/* The NOPs before a call: a number of bytes, or an assembler expression
+ * (sized by the callee's variants). */
+struct Pad {
+	unsigned bytes = 0;
+	const MCExpr *expr = nullptr;
+	bool padded() const { return bytes || expr; }
+};
+
 struct Site {
 	MCSymbol *label;
 	const GlobalValue *callee;      /* a generic, or a switch's object */
 	uint64_t offset;                /* of the switch in its object */
-	unsigned pad;                   /* bytes of NOPs before the call */
+	Pad pad;
 };
 
 class SiteRecorder : public DebugHandlerBase {
@@ -60,8 +74,10 @@ class SiteRecorder : public DebugHandlerBase {
 	Module *module = nullptr;
 	const mv_arch *arch;
 	std::vector<Site> sites;
+	std::map<const Function *, const MCExpr *> sizes;   /* variants_size() */
 	const MachineFunction *mf = nullptr;
 	bool want_entry = false;
+	bool unpadded = false;    /* padding mf's calls could break its branches */
 	bool registers = false;   /* the unit has multiverse.register */
 	unsigned pad = 0, seen_pad = 0;
 
@@ -119,6 +135,7 @@ public:
 		module = m;
 		registers = m->getFunction("multiverse.register") != nullptr;
 		sites.clear();
+		sizes.clear();
 		mf = nullptr;
 	}
 	/* A new function starts: its first instruction sets the state up.
@@ -143,6 +160,8 @@ public:
 			Attribute a = mf->getFunction().getFnAttribute(MV_GENERIC_ATTR);
 			want_entry = a.isValid() && !mf->getFunction().isDeclaration();
 			seen_pad = 0;
+			unpadded = arch->room_for_padding &&
+				   !arch->room_for_padding(*mf, most_padding(*mf));
 			if (want_entry)
 				declare_abi_clobbers();
 			if (want_entry && a.getValueAsString().getAsInteger(10, pad))
@@ -187,11 +206,100 @@ public:
 		}
 	}
 
-	/* The padding of call mi to callee (a generic or a switch's stub):
-	 * as many bytes as its ("inline", N) or inline-size=N make the site. */
-	unsigned pad_for(const MachineInstr &mi, const Function &callee)
+	/* An upper bound of the padding mf's calls may get. */
+	static uint64_t most_padding(const MachineFunction &f)
 	{
-		return arch->pad_bytes(site_size(callee), mi.isReturn());
+		uint64_t n = 0;
+		for (const MachineBasicBlock &b : f)
+			for (const MachineInstr &mi : b)
+				if (mi.isCall())
+					for (const MachineOperand &op : mi.operands()) {
+						const auto *g = op.isGlobal() ?
+							dyn_cast<Function>(op.getGlobal()) : nullptr;
+						if (g && (g->hasFnAttribute(MV_GENERIC_ATTR) ||
+							  g->hasFnAttribute(MV_STUB_ATTR)))
+							n++;
+					}
+		return n * (MV_INLINE_MAX + 4);
+	}
+
+	/* The padding of call mi to callee (a generic or a switch's stub):
+	 * as many bytes as its variants' copies need, where this unit
+	 * emitted them already (MV_SIZED_BY_ATTR), else as its ("inline",
+	 * N) or inline-size=N make the site. */
+	Pad pad_for(const MachineInstr &mi, const Function &callee)
+	{
+		Pad p;
+		if (unpadded)
+			return p;
+		const MCExpr *size = variants_size(callee);
+		int64_t n;
+		if (!size)
+			p.bytes = arch->pad_bytes(site_size(callee), mi.isReturn());
+		else if ((p.expr = arch->pad_bytes_expr(ap->OutContext, size, mi.isReturn()))
+			 ->evaluateAsAbsolute(n))
+			p = Pad{ (unsigned)n, nullptr };
+		return p;
+	}
+
+	/* The largest length of callee's copyable variants (0 if none), if
+	 * callee is sized by them and every one is emitted already; the
+	 * assembler knows their lengths, and the expression refers to code
+	 * before this call only (so that no layout depends on itself).
+	 * As the count of lengths t from 1 to MV_INLINE_MAX that some
+	 * variant reaches, which names each variant once per t: a max()
+	 * by arithmetic names its left side thrice, and nesting it grows
+	 * the expression as 3 to the number of variants.  Named once per
+	 * callee (a .set), where its first call needs it. */
+	const MCExpr *variants_size(const Function &callee)
+	{
+		Attribute a = callee.getFnAttribute(MV_SIZED_BY_ATTR);
+		if (!a.isValid())
+			return nullptr;
+		MCContext &ctx = ap->OutContext;
+		auto known = sizes.find(&callee);
+		if (known != sizes.end())
+			return known->second;
+		std::vector<const MCExpr *> lengths;
+		SmallVector<StringRef, 8> names;
+		a.getValueAsString().split(names, ',');
+		for (StringRef name : names) {
+			const Function *body = module->getFunction(name);
+			const MCExpr *len;
+			int r = body ? mv_copy_length(*body, &len) : -1;
+			if (r < 0)
+				return nullptr;
+			if (r > 0)
+				lengths.push_back(len);
+		}
+		const MCExpr *size = MCConstantExpr::create(0, ctx);
+		if (!lengths.empty()) {
+			for (const MCExpr *&len : lengths) {
+				/* a copy too large counts as 0, as its record says */
+				MCSymbol *l = ctx.createTempSymbol("mv_len", true);
+				ap->OutStreamer->emitAssignment(l, MCBinaryExpr::createAnd(len,
+					MCBinaryExpr::createLTE(len, MCConstantExpr::create(
+						MV_INLINE_MAX, ctx), ctx), ctx));
+				len = MCSymbolRefExpr::create(l, ctx);
+			}
+			/* the assembler's truth is -1: the sum is -size */
+			const MCExpr *sum = nullptr;
+			for (int t = 1; t <= MV_INLINE_MAX; t++) {
+				const MCExpr *some = nullptr;
+				for (const MCExpr *len : lengths) {
+					const MCExpr *reaches = MCBinaryExpr::createGTE(len,
+						MCConstantExpr::create(t, ctx), ctx);
+					some = some ? MCBinaryExpr::createOr(some, reaches, ctx) : reaches;
+				}
+				sum = sum ? MCBinaryExpr::createAdd(sum, some, ctx) : some;
+			}
+			MCSymbol *sym = ctx.createTempSymbol("mv_size", true);
+			ap->OutStreamer->emitAssignment(sym, MCBinaryExpr::createSub(
+				MCConstantExpr::create(0, ctx), sum, ctx));
+			size = MCSymbolRefExpr::create(sym, ctx);
+		}
+		sizes[&callee] = size;
+		return size;
 	}
 
 	/* N of its ("inline", N) or inline-size=N (specialize.cpp), or 0. */
@@ -205,12 +313,14 @@ public:
 	}
 
 	/* NOPs, then a label right before the call being emitted. */
-	void record(const GlobalValue *callee, uint64_t offset, unsigned pad)
+	void record(const GlobalValue *callee, uint64_t offset, Pad pad)
 	{
 		if (!callee)
 			return fail("a call goes to the stub of a switch this unit does not have");
-		if (pad)
-			arch->emit_nops(*ap, mf->getSubtarget(), pad);
+		if (pad.expr)
+			arch->emit_nops_expr(*ap, pad.expr);
+		else if (pad.bytes)
+			arch->emit_nops(*ap, mf->getSubtarget(), pad.bytes);
 		MCSymbol *label = ap->OutContext.createTempSymbol("mv_site", true);
 		ap->OutStreamer->emitLabel(label);
 		sites.push_back({ label, callee, offset, pad });
@@ -223,10 +333,12 @@ public:
 		for (const Site &s : sites) {
 			auto &c = mv_calls[s.callee->getName().str()];
 			c.first++;
-			c.second += s.pad != 0;
+			c.second += s.pad.padded();
 		}
 		for (const Function &f : *module)
-			if (unsigned size = site_size(f))
+			if (f.hasFnAttribute(MV_SIZED_BY_ATTR))
+				mv_site_size[f.getName().str()] = MV_SITE_SIZE_ASSEMBLER;
+			else if (unsigned size = site_size(f))
 				mv_site_size[f.getName().str()] = size;
 	}
 
@@ -251,7 +363,10 @@ public:
 				callee = MCBinaryExpr::createAdd(callee, MCConstantExpr::create(
 					s.offset, ap->OutContext), ap->OutContext);
 			out.emitValue(callee, 8);
-			out.emitIntValue(s.pad, 4);
+			if (s.pad.expr)
+				out.emitValue(s.pad.expr, 4);
+			else
+				out.emitIntValue(s.pad.bytes, 4);
 			out.emitIntValue(0, 4);
 		}
 		out.popSection();

@@ -20,6 +20,7 @@
 #include "descriptor.h"
 
 #include "llvm/CodeGen/AsmPrinter.h"
+#include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
@@ -28,8 +29,12 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/Target/TargetMachine.h"
+
+#include <map>
 
 using namespace llvm;
 
@@ -142,6 +147,64 @@ unsigned pad_bytes(unsigned size, bool tail)
 	return size <= 4 ? 0 : size - 4 + (tail ? 4 : 0);
 }
 
+/* The assembler's truth is -1 (all bits), so x & (a > b) is x or 0. */
+const MCExpr *pad_bytes_expr(MCContext &ctx, const MCExpr *size, bool tail)
+{
+	const MCExpr *whole = MCBinaryExpr::createAnd(MCBinaryExpr::createAdd(size,
+		MCConstantExpr::create(3, ctx), ctx), MCConstantExpr::create(-4, ctx), ctx);
+	return MCBinaryExpr::createAnd(
+		MCBinaryExpr::createSub(whole, MCConstantExpr::create(tail ? 0 : 4, ctx), ctx),
+		MCBinaryExpr::createGT(whole, MCConstantExpr::create(4, ctx), ctx), ctx);
+}
+
+/* .fill of the NOP instruction's word (little-endian, as the targets
+ * here are) */
+void emit_nops_expr(AsmPrinter &ap, const MCExpr *bytes)
+{
+	MCContext &ctx = ap.OutContext;
+	ap.OutStreamer->emitFill(*MCBinaryExpr::createLShr(bytes, MCConstantExpr::create(2, ctx),
+							   ctx), 4, 0xd503201f);
+}
+
+/* Reach, in bytes either way, of the conditional branches: tbz and tbnz
+ * (14-bit offsets), cbz, cbnz and b.cond (19-bit); b reaches 128 MiB. */
+uint64_t reach(StringRef name)
+{
+	if (name.starts_with("TBZ") || name.starts_with("TBNZ"))
+		return 1u << 15;
+	if (name.starts_with("CBZ") || name.starts_with("CBNZ") || name == "Bcc")
+		return 1u << 20;
+	return 0;
+}
+
+bool room_for_padding(const MachineFunction &mf, uint64_t bytes)
+{
+	const TargetInstrInfo &tii = *mf.getSubtarget().getInstrInfo();
+	std::map<const MachineBasicBlock *, uint64_t> start;
+	uint64_t at = 0;
+	for (const MachineBasicBlock &b : mf) {
+		at += b.getAlignment().value() - 1;     /* at most */
+		start[&b] = at;
+		for (const MachineInstr &mi : b)
+			at += tii.getInstSizeInBytes(mi);
+	}
+	at = 0;
+	for (const MachineBasicBlock &b : mf) {
+		at = start[&b];
+		for (const MachineInstr &mi : b) {
+			uint64_t r = mi.isConditionalBranch() ? reach(tii.getName(mi.getOpcode())) : 0;
+			for (const MachineOperand &op : mi.operands())
+				if (r && op.isMBB()) {
+					uint64_t to = start[op.getMBB()];
+					if ((to > at ? to - at : at - to) + bytes >= r)
+						return false;
+				}
+			at += tii.getInstSizeInBytes(mi);
+		}
+	}
+	return true;
+}
+
 /* one nop each: MCStreamer::emitNops needs a nop size the AArch64
  * backend does not give */
 void emit_nops(AsmPrinter &ap, const MCSubtargetInfo &sti, unsigned bytes)
@@ -174,5 +237,6 @@ const mv_arch mv_arch_aarch64 = {
 	"aarch64", MV_MACHINE_AARCH64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
 	emit_pad, emit_entry_nop, stub,
 	"AArch64 stubs reach only 8-byte aligned members in the first 32 KiB of such an object",
-	pad_bytes, emit_nops, pc_relative, stack_registers,
+	pad_bytes, emit_nops, pad_bytes_expr, emit_nops_expr, room_for_padding, pc_relative,
+	stack_registers,
 };

@@ -24,6 +24,8 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCStreamer.h"
 
 using namespace llvm;
@@ -72,6 +74,35 @@ std::string stub(const Module &, const std::string &object, uint64_t offset, boo
 unsigned pad_bytes(unsigned size, bool tail)
 {
 	return size <= 5 ? 0 : size - 5 + (tail ? 1 : 0);
+}
+
+/* The assembler's truth is -1 (all bits), so x & (a > b) is x or 0. */
+const MCExpr *pad_bytes_expr(MCContext &ctx, const MCExpr *size, bool tail)
+{
+	const MCExpr *call = MCConstantExpr::create(5, ctx);
+	return MCBinaryExpr::createAnd(
+		MCBinaryExpr::createSub(size, MCConstantExpr::create(tail ? 4 : 5, ctx), ctx),
+		MCBinaryExpr::createGT(size, call, ctx), ctx);
+}
+
+/* .nops takes only a constant: NOPs of 8, 4, 2 and 1 bytes, each a
+ * .fill whose count is a bit field of the number of bytes. */
+void emit_nops_expr(AsmPrinter &ap, const MCExpr *bytes)
+{
+	static const struct { unsigned log2; int64_t pattern; } fill[] = {
+		{ 3, 0x841f0f },        /* nopl 0(%rax,%rax,1) */
+		{ 2, 0x401f0f },        /* nopl 0(%rax) */
+		{ 1, 0x9066 },          /* xchg %ax,%ax */
+		{ 0, 0x90 },
+	};
+	MCContext &ctx = ap.OutContext;
+	for (auto f : fill) {
+		const MCExpr *n = MCBinaryExpr::createLShr(bytes,
+			MCConstantExpr::create(f.log2, ctx), ctx);
+		if (f.log2 < 3)
+			n = MCBinaryExpr::createAnd(n, MCConstantExpr::create(1, ctx), ctx);
+		ap.OutStreamer->emitFill(*n, 1 << f.log2, f.pattern);
+	}
 }
 
 /* Multi-byte NOPs of up to 11 bytes, as bytes: MCStreamer::emitNops
@@ -194,6 +225,7 @@ const char *const stack_registers[] = {
 
 const mv_arch mv_arch_x86_64 = {
 	"x86-64", MV_MACHINE_X86_64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
-	emit_pad, emit_entry_nop, stub, nullptr, pad_bytes, emit_nops, pc_relative,
+	emit_pad, emit_entry_nop, stub, nullptr, pad_bytes, emit_nops, pad_bytes_expr,
+	emit_nops_expr, nullptr, pc_relative,
 	stack_registers,
 };
