@@ -17,6 +17,7 @@
  */
 #include "multiverse.h"
 #include "arch.h"
+#include "descriptor.h"
 
 #include <map>
 #include <set>
@@ -84,6 +85,17 @@ void plant_entry(mv_function &f)
 	f.entry_label = n;
 }
 
+/* The most padding call i to callee may get: the unit chooses it at its
+ * end (mv_choose_padding), from ("inline", N) or else the variants. */
+unsigned most_padding(rtx_insn *i, tree callee)
+{
+	tree decl = TREE_CODE(callee) == FUNCTION_DECL ? callee : mv_switch_decl(callee);
+	unsigned size;
+	if (!decl || !mv_inline_size(decl, &size))
+		size = MV_INLINE_MAX;
+	return mv_arch_pad_bytes(mv_arch_call_len(i), SIBLING_CALL_P(i), size);
+}
+
 struct sites_pass : public rtl_opt_pass {
 	sites_pass(gcc::context *ctxt) : rtl_opt_pass(data, ctxt) {}
 	static const pass_data data;
@@ -111,7 +123,8 @@ struct sites_pass : public rtl_opt_pass {
 				}
 			}
 			unsigned n = next_label++;
-			emit_asm_before(i, mv_arch_nops(".LMVP" + std::to_string(n)),
+			emit_asm_before(i, mv_arch_nops(".LMVP" + std::to_string(n),
+							most_padding(i, callee)),
 					INSN_LOCATION(i));
 			emit_asm_before(i, ".LMVS" + std::to_string(n) + ":",
 					INSN_LOCATION(i));

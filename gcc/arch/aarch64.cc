@@ -196,8 +196,15 @@ unsigned mv_arch_pad_bytes(unsigned, bool tail, unsigned size)
 }
 
 /* gas has no .nops for AArch64 and .rept needs its count at once; .fill
- * takes it at the end (objdump shows the nops as .word: data mapping) */
-std::string mv_arch_nops(const std::string &bytes)
+ * takes it at the end (objdump shows the nops as .word: data mapping).
+ * GCC picks the far form of a tbz, cbz or b.cond whose target may be out
+ * of reach from its estimate of the code in between, 4 bytes a line of
+ * an asm statement: a line for each NOP there may be keeps the estimate
+ * an upper bound (tests/e2e/far_branches.c). */
+std::string mv_arch_nops(const std::string &bytes, unsigned most)
 {
-	return "\t.fill " + bytes + "/4, 4, 0xd503201f";
+	std::string text = "\t.fill " + bytes + "/4, 4, 0xd503201f";
+	for (unsigned n = 4; n < most; n += 4)
+		text += "\n";
+	return text;
 }

@@ -289,8 +289,9 @@ unsigned mv_arch_pad_bytes(unsigned call_len, bool tail, unsigned size)
 	return size <= call_len ? 0 : size - call_len + (tail ? 1 : 0);
 }
 
-/* gas lays the NOPs out when it knows their number, at the end */
-std::string mv_arch_nops(const std::string &bytes)
+/* gas lays the NOPs out when it knows their number, at the end, and
+ * chooses the form of each branch then */
+std::string mv_arch_nops(const std::string &bytes, unsigned)
 {
 	return "\t.nops " + bytes;
 }
