@@ -41,6 +41,7 @@ static long trial(int kind, long n, int keep_failing)
 			bound = ops[i] >= 0 ? now : NULL;
 		if (r < 0) {
 			const char *e = multiverse_last_error();
+			long before = atomic_load(&live_failures);
 			LIVE_CHECK(r == -EIO || r == -EPERM || r == -EMFILE || r == -ENOMEM);
 			/* What failed, and what state that left. */
 			LIVE_CHECK(strstr(e, "injected") || strstr(e, "out of memory") ||
@@ -48,6 +49,8 @@ static long trial(int kind, long n, int keep_failing)
 			LIVE_CHECK(strstr(e, "nothing was written") || strstr(e, "rolled back") ||
 				   strstr(e, "previous code") || strstr(e, "new code") ||
 				   strstr(e, "out of memory"));
+			if (atomic_load(&live_failures) != before)
+				fprintf(stderr, "  ... %s: \"%s\"\n", when, e);
 		}
 		check_reported(bound != NULL, bound, now, when);
 	}
@@ -67,7 +70,7 @@ int main(void)
 
 	/* Every point of every sweep: about 60 s in the AArch64 guest
 	 * (qemu, single-threaded TCG), 1 s natively. */
-	live_guard(170);
+	faults_guard(170);
 	LIVE_CHECK_EQ(text_diffs(), 0);
 	LIVE_CHECK(multiverse_init() == 0);
 

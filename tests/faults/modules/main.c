@@ -87,7 +87,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	snprintf(path, sizeof path, "%s/plugin.so", argv[1]);
-	live_guard(120);
+	faults_guard(120);
 	LIVE_CHECK_EQ(text_diffs(), 0);
 	workload_start(w, 2);
 	/* Allocations happen where a module's records are merged, before
