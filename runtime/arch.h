@@ -80,15 +80,10 @@ int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
  * runtime writes new only while no other thread exists. */
 int mv_arch_live_safe(const uint8_t *old, const uint8_t *new, size_t len);
 
-/* Whether the len bytes at code are NOP instructions only, as the plugin
- * pads a call site with (x86-64: the multi-byte NOPs of gas's .nops;
- * AArch64: nop). */
+/* Whether the len bytes at code are padding as the plugins put it before
+ * a call: NOPs (x86-64: multi-byte NOPs; AArch64: nop), the first of
+ * them perhaps a jump to their end. */
 int mv_arch_padding(const uint8_t *code, size_t len);
-
-/* Turns the first of the NOPs in pad (len bytes, as mv_arch_padding()
- * accepts) into a jump to their end, where that runs fewer instructions:
- * returns 0, or -1 if they are one NOP already. */
-int mv_arch_skip_padding(uint8_t *pad, size_t len);
 
 /*
  * Copies of variants in padded call sites (runtime/region.c).  A region

@@ -17,15 +17,11 @@
  * area is.  Whichever was written last says what runs (via_region); the
  * other is brought up to date before it is used.
  *
- * A site bound by a call whose padding is more than one NOP jumps over
- * it: the first NOP becomes a jump to the call (mv_arch_skip_padding),
- * so that the NOPs do not run before every call.  That jump is written
- * and taken out like a copy, through the region, with the threads
- * parked; changing the call alone needs neither, since the jump leads to
- * the call whatever the call holds.  So where the threads cannot be
- * parked (a thread in a signal handler), the call changes, live, and the
- * padding stays as it is, jump or NOPs, until a batch that may park: a
- * revert then leaves the jump in place, in front of the original call.
+ * Padding of more than one NOP starts with a jump over the rest, which
+ * the compiler puts there (so the padding runs one instruction, copy or
+ * not), and which leads to the call whatever the call holds: outside a
+ * copy, the padding never changes, and a change of the call alone is
+ * written live, as at a site without padding.
  *
  * Changing a region changes several instructions, which no thread may be
  * executing meanwhile.  Every batch with a region therefore parks the
@@ -141,18 +137,8 @@ const uint8_t *mv_region_pristine(struct mv_fn *f, const struct mv_desc_variant 
 	return 0;
 }
 
-/* Whether the padding holds the jump over it, rather than its NOPs or
- * a copy.  The region's bytes are the text's whichever area is in
- * charge: the call area writes only the call. */
-static int skips(struct mv_site *s)
-{
-	struct mv_area *r = s->region;
-
-	return r->state != MV_AREA_COPIED && memcmp(mv_cur(r), mv_orig(r), s->pad);
-}
-
-/* The call area takes over again from a region that holds NOPs and a
- * call, written whole. */
+/* The call area takes over again from a region that holds the padding
+ * and a call, written whole. */
 static void hand_back(struct mv_site *s)
 {
 	struct mv_area *r = s->region;
@@ -162,8 +148,8 @@ static void hand_back(struct mv_site *s)
 	s->via_region = 0;
 }
 
-/* The region takes over from the call area: it holds the padding as
- * it is (NOPs, or the jump over them) and what the call area holds. */
+/* The region takes over from the call area: it holds the padding and
+ * what the call area holds. */
 static void take_over(struct mv_site *s)
 {
 	struct mv_area *r = s->region;
@@ -210,7 +196,7 @@ int mv_region_point(struct mv_site *s, const void *body, const struct mv_body *i
 {
 	struct mv_area *r = s->region;
 	uint8_t buf[MV_REGION_MAX], eq[MV_AREA_MAX];
-	int state, copy, skip, err;
+	int state, copy, err;
 
 	if (r->state < MV_AREA_ORIG)
 		return 1;
@@ -230,15 +216,9 @@ int mv_region_point(struct mv_site *s, const void *body, const struct mv_body *i
 	if (!copy) {
 		state = mv_site_bytes(s, body, inl, buf + s->pad);
 		memcpy(buf, mv_orig(r), s->pad);
-		skip = state == MV_AREA_BRANCH && !mv_fault_no_inline() &&
-		       !mv_arch_skip_padding(buf, s->pad);
-		/* The call alone changes, live, where the padding stays as
-		 * it is: as wanted, or because it cannot change now (no
-		 * parking: the jump, where left, leads to the call whatever
-		 * the call holds, and the next batch that may park takes it
-		 * out). */
-		if (!r->stuck && r->state != MV_AREA_COPIED &&
-		    (skip == skips(s) || s->area.stuck || !mv_poke_copies_allowed())) {
+		/* The call alone changes, live, where the region holds no
+		 * copy. */
+		if (!r->stuck && r->state != MV_AREA_COPIED) {
 			if (s->via_region)
 				hand_back(s);
 			return 1;

@@ -86,8 +86,9 @@ int mv_site_plt_ok(const struct mv_site *s)
 	return !s->plt_slot || plt_resolved(s);
 }
 
-/* A site's padding must be what the plugin plants, NOPs; a site whose
- * padding is not stays a plain call site. */
+/* A site's padding must be what the plugins plant, NOPs (the first
+ * perhaps a jump over the others); a site whose padding is not stays a
+ * plain call site. */
 static void check_padding(struct mv_site *s, const char *name)
 {
 	uint8_t pad[MV_INLINE_MAX];
@@ -96,8 +97,8 @@ static void check_padding(struct mv_site *s, const char *name)
 		return;
 	if (s->pad > MV_INLINE_MAX || mv_mem_read(pad, s->area.addr - s->pad, s->pad) ||
 	    !mv_arch_padding(pad, s->pad)) {
-		mv_report("site %" MV_PRIaddr " calling %s: its %u bytes of padding are not NOPs; "
-			  "nothing will be inlined there", (void *)s->area.addr, name, s->pad);
+		mv_report("site %" MV_PRIaddr " calling %s: its %u bytes of padding are not "
+			  "NOPs, nor a jump over NOPs; nothing will be inlined there", (void *)s->area.addr, name, s->pad);
 		s->pad = 0;
 	}
 }

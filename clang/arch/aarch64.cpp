@@ -157,13 +157,22 @@ const MCExpr *pad_bytes_expr(MCContext &ctx, const MCExpr *size, bool tail)
 		MCBinaryExpr::createGT(whole, MCConstantExpr::create(4, ctx), ctx), ctx);
 }
 
-/* .fill of the NOP instruction's word (little-endian, as the targets
- * here are) */
+/* .fill of instruction words (little-endian, as the targets here are):
+ * more than one NOP starts with a branch over the rest, so that the
+ * padding runs one instruction (runtime/region.c), one .fill per length
+ * there may be, counted 1 for the length chosen (a .fill's value must be
+ * a constant). */
 void emit_nops_expr(AsmPrinter &ap, const MCExpr *bytes)
 {
 	MCContext &ctx = ap.OutContext;
-	ap.OutStreamer->emitFill(*MCBinaryExpr::createLShr(bytes, MCConstantExpr::create(2, ctx),
-							   ctx), 4, 0xd503201f);
+	auto constant = [&](int64_t v) { return MCConstantExpr::create(v, ctx); };
+	for (unsigned n = 8; n <= MV_INLINE_MAX; n += 4)
+		ap.OutStreamer->emitFill(*MCBinaryExpr::createAnd(MCBinaryExpr::createEQ(bytes,
+			constant(n), ctx), constant(1), ctx), 4, 0x14000000 | n / 4);  /* b .+n */
+	const MCExpr *nops = MCBinaryExpr::createSub(MCBinaryExpr::createLShr(bytes,
+		constant(2), ctx), MCBinaryExpr::createAnd(MCBinaryExpr::createGT(bytes,
+		constant(4), ctx), constant(1), ctx), ctx);
+	ap.OutStreamer->emitFill(*nops, 4, 0xd503201f);
 }
 
 /* Reach, in bytes either way, of the conditional branches: tbz and tbnz
@@ -205,11 +214,17 @@ bool room_for_padding(const MachineFunction &mf, uint64_t bytes)
 	return true;
 }
 
-/* one nop each: MCStreamer::emitNops needs a nop size the AArch64
- * backend does not give */
+/* one nop each (MCStreamer::emitNops needs a nop size the AArch64
+ * backend does not give), after a branch over them where more than one
+ * (a word, as emit_nops_expr() writes it) */
 void emit_nops(AsmPrinter &ap, const MCSubtargetInfo &sti, unsigned bytes)
 {
-	for (unsigned i = 0; i < bytes / 4; i++)
+	unsigned i = 0;
+	if (bytes >= 8) {
+		ap.OutStreamer->emitIntValue(0x14000000 | bytes / 4, 4);        /* b .+bytes */
+		i = 1;
+	}
+	for (; i < bytes / 4; i++)
 		emit_hint(ap, sti, HINT_NOP);
 }
 

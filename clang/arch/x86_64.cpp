@@ -85,38 +85,63 @@ const MCExpr *pad_bytes_expr(MCContext &ctx, const MCExpr *size, bool tail)
 		MCBinaryExpr::createGT(size, call, ctx), ctx);
 }
 
-/* .nops takes only a constant: NOPs of 8, 4, 2 and 1 bytes, each a
- * .fill whose count is a bit field of the number of bytes. */
+/* Multi-byte NOPs of up to 11 bytes, by length. */
+const char *const nop[12] = {
+	"", "\x90", "\x66\x90", "\x0f\x1f\x00", "\x0f\x1f\x40\x00",
+	"\x0f\x1f\x44\x00\x00", "\x66\x0f\x1f\x44\x00\x00",
+	"\x0f\x1f\x80\x00\x00\x00\x00", "\x0f\x1f\x84\x00\x00\x00\x00\x00",
+	"\x66\x0f\x1f\x84\x00\x00\x00\x00\x00",
+	"\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00",
+	"\x66\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00",
+};
+
+/* The padding runs one instruction: a NOP of its length, or beyond 11
+ * bytes a jump over NOPs (runtime/region.c).  .nops takes only a
+ * constant, and a .fill's value too: one .fill per length there may be,
+ * counted 1 for the length chosen, 0 for others; a .fill's value has 4
+ * bytes (more are zeros), so longer NOPs take several. */
 void emit_nops_expr(AsmPrinter &ap, const MCExpr *bytes)
 {
-	static const struct { unsigned log2; int64_t pattern; } fill[] = {
-		{ 3, 0x841f0f },        /* nopl 0(%rax,%rax,1) */
-		{ 2, 0x401f0f },        /* nopl 0(%rax) */
-		{ 1, 0x9066 },          /* xchg %ax,%ax */
-		{ 0, 0x90 },
-	};
 	MCContext &ctx = ap.OutContext;
-	for (auto f : fill) {
-		const MCExpr *n = MCBinaryExpr::createLShr(bytes,
-			MCConstantExpr::create(f.log2, ctx), ctx);
-		if (f.log2 < 3)
+	auto is = [&](unsigned n) {
+		return MCBinaryExpr::createAnd(MCBinaryExpr::createEQ(bytes,
+			MCConstantExpr::create(n, ctx), ctx), MCConstantExpr::create(1, ctx), ctx);
+	};
+	for (unsigned n = 1; n <= 11; n++)
+		for (unsigned at = 0; at < n; at += 4) {
+			uint64_t v = 0;
+			unsigned len = n - at < 4 ? n - at : 4;
+			for (unsigned i = len; i--;)
+				v = v << 8 | (uint8_t)nop[n][at + i];
+			ap.OutStreamer->emitFill(*is(n), len, v);
+		}
+	for (unsigned n = 12; n <= MV_INLINE_MAX + 1; n++)
+		ap.OutStreamer->emitFill(*is(n), 2, 0xeb | (n - 2) << 8);       /* jmp .+n */
+	/* after the jump, NOPs of 8, 4, 2 and 1 bytes: a bit field each */
+	const MCExpr *rest = MCBinaryExpr::createAnd(MCBinaryExpr::createGT(bytes,
+		MCConstantExpr::create(11, ctx), ctx), MCBinaryExpr::createSub(bytes,
+		MCConstantExpr::create(2, ctx), ctx), ctx);
+	for (unsigned log2 = 4; log2--;) {
+		const MCExpr *n = MCBinaryExpr::createLShr(rest,
+			MCConstantExpr::create(log2, ctx), ctx);
+		if (log2 < 3)
 			n = MCBinaryExpr::createAnd(n, MCConstantExpr::create(1, ctx), ctx);
-		ap.OutStreamer->emitFill(*n, 1 << f.log2, f.pattern);
+		uint64_t v = 0;
+		for (unsigned i = 1u << log2; i--;)
+			v = v << 8 | (uint8_t)nop[1u << log2][i];
+		ap.OutStreamer->emitFill(*n, 1u << log2, v);
 	}
 }
 
-/* Multi-byte NOPs of up to 11 bytes, as bytes: MCStreamer::emitNops
- * writes nothing with -S (the assembler text streamer does not have it). */
+/* As bytes: MCStreamer::emitNops writes nothing with -S (the assembler
+ * text streamer does not have it). */
 void emit_nops(AsmPrinter &ap, const MCSubtargetInfo &, unsigned bytes)
 {
-	static const char *const nop[12] = {
-		"", "\x90", "\x66\x90", "\x0f\x1f\x00", "\x0f\x1f\x40\x00",
-		"\x0f\x1f\x44\x00\x00", "\x66\x0f\x1f\x44\x00\x00",
-		"\x0f\x1f\x80\x00\x00\x00\x00", "\x0f\x1f\x84\x00\x00\x00\x00\x00",
-		"\x66\x0f\x1f\x84\x00\x00\x00\x00\x00",
-		"\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00",
-		"\x66\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00",
-	};
+	if (bytes > 11) {
+		const char jmp[2] = { '\xeb', (char)(bytes - 2) };    /* jmp .+bytes */
+		ap.OutStreamer->emitBytes(StringRef(jmp, 2));
+		bytes -= 2;
+	}
 	while (bytes) {
 		unsigned n = bytes > 11 ? 11 : bytes;
 		ap.OutStreamer->emitBytes(StringRef(nop[n], n));

@@ -289,9 +289,19 @@ unsigned mv_arch_pad_bytes(unsigned call_len, bool tail, unsigned size)
 	return size <= call_len ? 0 : size - call_len + (tail ? 1 : 0);
 }
 
-/* gas lays the NOPs out when it knows their number, at the end, and
- * chooses the form of each branch then */
-std::string mv_arch_nops(const std::string &bytes, unsigned)
+/* Gas lays the NOPs out when it knows their number, at the end, and
+ * chooses the form of each branch then.  Beyond the longest NOP (11
+ * bytes) the padding starts with a jump over the rest, so it always runs
+ * one instruction (runtime/region.c).  A .fill's count may refer to a
+ * symbol defined later, its value may not: one .fill per length there
+ * may be, of which only that of the length chosen is emitted. */
+std::string mv_arch_nops(const std::string &bytes, unsigned most)
 {
-	return "\t.nops " + bytes;
+	std::string text, jumps = "0";
+	for (unsigned n = 12; n <= most; n++)
+		text += "\t.fill (" + bytes + " == " + std::to_string(n) + ") & 1, 2, " +
+			std::to_string(0xeb | (n - 2) << 8) + "\n";  /* jmp .+n */
+	if (most >= 12)
+		jumps = "(" + bytes + " > 11) & (" + bytes + " <= " + std::to_string(most) + ") & 2";
+	return text + "\t.nops " + bytes + " - (" + jumps + ")";
 }

@@ -90,20 +90,16 @@ int mv_arch_decode(const uint8_t *code, size_t avail, uintptr_t addr,
 
 int mv_arch_padding(const uint8_t *code, size_t len)
 {
+	size_t i = 0;
+
 	if (len % 4)
 		return 0;
-	for (size_t i = 0; i < len; i += 4)
+	if (len >= 8 && get(code) == (OP_B | (uint32_t)(len / 4)))
+		i = 4;                  /* b .+len, over NOPs */
+	for (; i < len; i += 4)
 		if (get(code + i) != NOP)
 			return 0;
 	return 1;
-}
-
-int mv_arch_skip_padding(uint8_t *pad, size_t len)
-{
-	if (len < 8 || len % 4)
-		return -1;
-	put(pad, OP_B | (uint32_t)(len / 4));   /* b .+len */
-	return 0;
 }
 
 int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,

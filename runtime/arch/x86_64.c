@@ -12,6 +12,7 @@
 enum {
 	OP_CALL = 0xe8,       /* call rel32 */
 	OP_JMP = 0xe9,        /* jmp rel32 */
+	OP_JMP8 = 0xeb,       /* jmp rel8 */
 	OP_GRP5 = 0xff,       /* with the ModRM bytes below: through *disp32(%rip) */
 	MODRM_CALL_RIP = 0x15,
 	MODRM_JMP_RIP = 0x25,
@@ -192,19 +193,14 @@ static size_t nop_len(const uint8_t *p, size_t avail)
 
 int mv_arch_padding(const uint8_t *code, size_t len)
 {
-	for (size_t i = 0, n; i < len; i += n)
+	size_t i = 0, n;
+
+	if (len >= 2 && code[0] == OP_JMP8 && code[1] == len - 2)
+		i = 2;                  /* jmp .+len, over NOPs */
+	for (; i < len; i += n)
 		if (!(n = nop_len(code + i, len - i)))
 			return 0;
 	return 1;
-}
-
-int mv_arch_skip_padding(uint8_t *pad, size_t len)
-{
-	if (len < 2 || len > 129 || nop_len(pad, len) == len)
-		return -1;
-	pad[0] = 0xeb;                  /* jmp rel8 */
-	pad[1] = (uint8_t)(len - 2);
-	return 0;
 }
 
 int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
@@ -519,7 +515,7 @@ void mv_arch_finish_copy(uint8_t *buf, size_t len, size_t region_len,
 		buf[len] = OP_RET;
 		memset(buf + len + 1, 0xcc, n - 1);     /* never runs */
 	} else if (n > 10) {
-		buf[len] = 0xeb;                        /* jmp rel8 to the end */
+		buf[len] = OP_JMP8;                     /* to the end */
 		buf[len + 1] = (uint8_t)(n - 2);
 		memset(buf + len + 2, 0xcc, n - 2);     /* never runs */
 	} else if (n > MV_ARCH_SITE_MAX) {

@@ -32,10 +32,13 @@ int main(void)
 		 * tail call's, one return more: 1 byte, or an instruction) */
 		CHECK(s->pad >= 16 - 6 && s->pad <= 16);
 #ifdef __aarch64__
+		/* a branch over the nops */
 		CHECK_EQ(s->pad % 4, 0);
-		for (uint32_t i = 0; i < s->pad; i += 4)
+		CHECK_EQ(*(const uint32_t *)((const char *)s->site - s->pad),
+			 0x14000000 | s->pad / 4);
+		for (uint32_t i = 4; i < s->pad; i += 4)
 			CHECK_EQ(*(const uint32_t *)((const char *)s->site - s->pad + i),
-				 0xd503201f);           /* nop */
+				 0xd503201f);
 #endif
 	}
 	CHECK_EQ(sites, 2);

@@ -83,7 +83,8 @@ static inline long text_diffs(void)
 }
 
 /* Whether a padded site (addr and pad from multiverse_info_site()) starts
- * with the jump over its padding that commit writes where it calls. */
+ * with a jump over its padding, as the compiler pads with more than one
+ * NOP. */
 static inline int text_jumps_over_padding(const void *addr, unsigned pad)
 {
 	const unsigned char *p = (const unsigned char *)addr - pad;
@@ -94,6 +95,37 @@ static inline int text_jumps_over_padding(const void *addr, unsigned pad)
 	return i == (0x14000000u | (pad / 4));         /* b .+pad */
 #else
 	return p[0] == 0xeb && p[1] == pad - 2;          /* jmp rel8 */
+#endif
+}
+
+/* Whether the len bytes at p are one NOP instruction. */
+static inline int text_one_nop(const unsigned char *p, unsigned len)
+{
+#ifdef __aarch64__
+	uint32_t i;
+
+	memcpy(&i, p, 4);
+	return len == 4 && i == 0xd503201f;
+#else
+	/* 66 and 2e prefixes, then 90, or 0f 1f with a ModRM byte of no
+	 * register and 0, 1 (with SIB), 4 or 5 (with SIB) more bytes */
+	unsigned n = 0, tail;
+
+	while (n < len && (p[n] == 0x66 || p[n] == 0x2e))
+		n++;
+	if (n < len && p[n] == 0x90)
+		return n + 1 == len;
+	if (n + 3 > len || p[n] != 0x0f || p[n + 1] != 0x1f)
+		return 0;
+	switch (p[n + 2]) {
+	case 0x00: tail = 0; break;
+	case 0x40: tail = 1; break;
+	case 0x44: tail = 2; break;
+	case 0x80: tail = 4; break;
+	case 0x84: tail = 5; break;
+	default: return 0;
+	}
+	return n + 3 + tail == len;
 #endif
 }
 

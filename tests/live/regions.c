@@ -10,11 +10,11 @@
  * stops meet threads inside handlers.  At the end, the text must be what
  * it was before the first commit, byte for byte.
  *
- * Two more kinds of region change under the same protocol: a padded
- * site bound by a call (far's variants call out) jumps over its padding,
- * and a padded call through a function-pointer switch receives a copy of
- * the plain multiversed function the switch points to, a different one
- * from commit to commit.
+ * Meanwhile a padded site bound by a call (far's variants call out)
+ * changes its call alone, live, behind the jump over its padding; and a
+ * padded call through a function-pointer switch receives a copy of the
+ * plain multiversed function the switch points to, a different one from
+ * commit to commit, under the same protocol.
  */
 #include "live.h"
 
