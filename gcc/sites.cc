@@ -86,12 +86,14 @@ void plant_entry(mv_function &f)
 }
 
 /* The most padding call i to callee may get: the unit chooses it at its
- * end (mv_choose_padding), from ("inline", N) or else the variants. */
+ * end (mv_choose_padding, mv_site_size), from ("inline", N), or the
+ * variants of a function it defines (all specialized before any is
+ * compiled to RTL), or else inline-size=N. */
 unsigned most_padding(rtx_insn *i, tree callee)
 {
 	tree decl = TREE_CODE(callee) == FUNCTION_DECL ? callee : mv_switch_decl(callee);
-	unsigned size;
-	if (!decl || !mv_inline_size(decl, &size))
+	unsigned size = mv_default_inline_size;
+	if (decl && !mv_inline_size(decl, &size) && mv_find_function(decl))
 		size = MV_INLINE_MAX;
 	return mv_arch_pad_bytes(mv_arch_call_len(i), SIBLING_CALL_P(i), size);
 }
