@@ -242,14 +242,56 @@ public:
 		return p;
 	}
 
+	/* up to this many variants, largest() costs less than threshold_count() */
+	static constexpr size_t FEW_VARIANTS = 4;
+
+	/* The largest of lengths, as max(max(a, b), c)...: each max() names
+	 * its operands twice, and the assembler evaluates a symbol's
+	 * expression anew wherever it is named (2 to the number of lengths
+	 * times). */
+	const MCExpr *largest(const std::vector<const MCExpr *> &lengths)
+	{
+		MCContext &ctx = ap->OutContext;
+		const MCExpr *m = lengths[0];
+		for (size_t i = 1; i < lengths.size(); i++) {
+			const MCExpr *l = lengths[i];
+			MCSymbol *sym = ctx.createTempSymbol("mv_max", true);
+			/* the assembler's truth is -1: (l - m) & (l > m) */
+			ap->OutStreamer->emitAssignment(sym, MCBinaryExpr::createAdd(m,
+				MCBinaryExpr::createAnd(MCBinaryExpr::createSub(l, m, ctx),
+					MCBinaryExpr::createGT(l, m, ctx), ctx), ctx));
+			m = MCSymbolRefExpr::create(sym, ctx);
+		}
+		return m;
+	}
+
+	/* The largest of lengths (each from 0 to MV_INLINE_MAX), as the
+	 * count of t from 1 to MV_INLINE_MAX that some length reaches: each
+	 * length named once per t. */
+	const MCExpr *threshold_count(const std::vector<const MCExpr *> &lengths)
+	{
+		MCContext &ctx = ap->OutContext;
+		const MCExpr *sum = nullptr;
+		for (int t = 1; t <= MV_INLINE_MAX; t++) {
+			const MCExpr *some = nullptr;
+			for (const MCExpr *len : lengths) {
+				const MCExpr *reaches = MCBinaryExpr::createGTE(len,
+					MCConstantExpr::create(t, ctx), ctx);
+				some = some ? MCBinaryExpr::createOr(some, reaches, ctx) : reaches;
+			}
+			sum = sum ? MCBinaryExpr::createAdd(sum, some, ctx) : some;
+		}
+		/* the assembler's truth is -1: the sum is -size */
+		return MCBinaryExpr::createSub(MCConstantExpr::create(0, ctx), sum, ctx);
+	}
+
 	/* The largest length of callee's copyable variants (0 if none), if
 	 * callee is sized by them and every one is emitted already; the
 	 * assembler knows their lengths, and the expression refers to code
 	 * before this call only (so that no layout depends on itself).
-	 * As the count of lengths t from 1 to MV_INLINE_MAX that some
-	 * variant reaches, which names each variant once per t: a max()
-	 * by arithmetic names its left side thrice, and nesting it grows
-	 * the expression as 3 to the number of variants.  Named once per
+	 * Each call's padding evaluates it some 75 times (emit_nops_expr)
+	 * on each pass of the layout, so its cost counts: nested max() for
+	 * a few variants, a threshold count for more.  Named once per
 	 * callee (a .set), where its first call needs it. */
 	const MCExpr *variants_size(const Function &callee)
 	{
@@ -282,20 +324,9 @@ public:
 						MV_INLINE_MAX, ctx), ctx), ctx));
 				len = MCSymbolRefExpr::create(l, ctx);
 			}
-			/* the assembler's truth is -1: the sum is -size */
-			const MCExpr *sum = nullptr;
-			for (int t = 1; t <= MV_INLINE_MAX; t++) {
-				const MCExpr *some = nullptr;
-				for (const MCExpr *len : lengths) {
-					const MCExpr *reaches = MCBinaryExpr::createGTE(len,
-						MCConstantExpr::create(t, ctx), ctx);
-					some = some ? MCBinaryExpr::createOr(some, reaches, ctx) : reaches;
-				}
-				sum = sum ? MCBinaryExpr::createAdd(sum, some, ctx) : some;
-			}
 			MCSymbol *sym = ctx.createTempSymbol("mv_size", true);
-			ap->OutStreamer->emitAssignment(sym, MCBinaryExpr::createSub(
-				MCConstantExpr::create(0, ctx), sum, ctx));
+			ap->OutStreamer->emitAssignment(sym, lengths.size() <= FEW_VARIANTS ?
+							largest(lengths) : threshold_count(lengths));
 			size = MCSymbolRefExpr::create(sym, ctx);
 		}
 		sizes[&callee] = size;
