@@ -51,12 +51,13 @@ struct mv_arch {
 	 * holds size bytes, call included (a tail call one return more);
 	 * 0 if the call alone does.  Calls are always direct here. */
 	unsigned (*pad_bytes)(unsigned size, bool tail);
-	/* Emits that many bytes of NOP instructions. */
+	/* Emits that many bytes of padding, which runs one instruction:
+	 * a NOP, or where one is not long enough a jump over NOPs. */
 	void (*emit_nops)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti,
 			  unsigned bytes);
 	/* The same two, where size is known only to the assembler: an
-	 * expression (which must not depend on code after it), and NOPs
-	 * of an expression's number of bytes, as .fill directives. */
+	 * expression (which must not depend on code after it), and the
+	 * padding of an expression's number of bytes, as .fill directives. */
 	const llvm::MCExpr *(*pad_bytes_expr)(llvm::MCContext &ctx, const llvm::MCExpr *size,
 					       bool tail);
 	void (*emit_nops_expr)(llvm::AsmPrinter &ap, const llvm::MCExpr *bytes);

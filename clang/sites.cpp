@@ -13,11 +13,13 @@
  *     a switch's stub (fnptr.cpp) just before its first byte, and at the
  *     end of the module writes the labels and callees (the function, or
  *     the switch) into __multiverse_site (common/descriptor.h);
- *   - pads each such call with NOPs before it: as many bytes as the
- *     callee's ("inline", N) says, else, where this unit emitted the
- *     callee's variants already (merge.cpp moves them first), as its
- *     largest copyable variant's length, an expression the assembler
- *     computes (inline.cpp labels the copies), else inline-size=N;
+ *   - pads each such call before it (NOPs, the first a jump over the
+ *     others where there is more than one: clang/arch/): as many bytes
+ *     as the callee's ("inline", N) says, else, where this unit emitted
+ *     the callee's variants already (merge.cpp moves them first), as
+ *     its largest copyable variant's length, an expression the
+ *     assembler computes (inline.cpp labels the copies), else
+ *     inline-size=N;
  *   - declares that each generic clobbers every register the ABI lets
  *     it, for interprocedural register allocation.
  * It works the same with the integrated assembler and with -S.

@@ -22,10 +22,11 @@
  * leave it (jump tables, computed gotos, a cold part).  Otherwise the
  * descriptor says why not (MV_INLINE_*), and so does the report.
  *
- * Padded call sites: sites.cc puts NOPs before each call, as many as an
- * assembler symbol says that mv_choose_padding() sets at the end of the
- * unit, when every variant the unit compiles is analysed (GCC compiles
- * the variants after their callers).  The size N of each call site to a
+ * Padded call sites: sites.cc puts padding before each call (NOPs, the
+ * first a jump over the others where there are more: arch/), as many
+ * bytes as an assembler symbol says that mv_choose_padding() sets at
+ * the end of the unit, when every variant the unit compiles is analysed
+ * (GCC compiles the variants after their callers).  The size N of each call site to a
  * function, call included, is
  *   - N from the declaration's multiverse("inline", N), if it says;
  *   - else, if this unit compiles the function's variants, the largest
