@@ -240,6 +240,22 @@ static int stop_round(pid_t pid, pid_t self, int resend, long *zombie)
 
 /* For the message: a thread that is not parked, that is not waiting on
  * stop_gen (/proc/self/task/TID/syscall: "nr arg1 ..."), or 0. */
+/* What the laggard was doing, for the message: its system call (the
+ * first field of /proc's syscall file: a number, -1 or "running"), and
+ * whether it blocked SIGTRAP. */
+static char late_call[16];
+static int late_blocks;
+
+static int blocks_sigtrap(const char *tid)
+{
+	char buf[2048], *at;
+
+	if (!mv_linux_task_file(tid, "status", buf, sizeof buf) ||
+	    !(at = strstr(buf, "\nSigBlk:")))
+		return 0;
+	return strtoull(at + 8, NULL, 16) >> (SIGTRAP - 1) & 1;
+}
+
 static pid_t laggard(pid_t self, char *state)
 {
 	char tid[24], buf[256], *end;
@@ -255,6 +271,11 @@ static pid_t laggard(pid_t self, char *state)
 		    strtoul(end, NULL, 16) == (uintptr_t)&stop_gen)
 			continue;
 		*state = task_state(tid);
+		size_t n = strcspn(buf, " \n");
+		n = n < sizeof late_call - 1 ? n : sizeof late_call - 1;
+		memcpy(late_call, buf, n);
+		late_call[n] = 0;
+		late_blocks = blocks_sigtrap(tid);
 		return signalled[i];
 	}
 	*state = 0;
@@ -421,12 +442,14 @@ int mv_world_stop(int (*inside)(uintptr_t pc))
 	if (err == -ETIMEDOUT)
 		return mv_error(-EBUSY, "cannot change an instruction that %s does not "
 				"let running threads see change: %s%.0d did not stop "
-				"within %d ms (%s); nothing was written", MV_ARCH_NAME,
+				"within %d ms (%s%s%s); nothing was written", MV_ARCH_NAME,
 				late ? "thread " : "a thread", (int)late, (int)timeout,
 				state == 'T' || state == 't' ? "it is stopped, by a signal "
 				"or a debugger" : state == 'D' ? "it is in an uninterruptible "
-				"wait, such as vfork() or disk I/O" : "it did not take the "
-				"signal that stops it");
+				"wait, such as vfork() or disk I/O" : late && late_blocks ?
+				"it blocks the signal that stops it" : "it did not take the "
+				"signal that stops it", late ? "; system call: " : "",
+				late ? late_call : "");
 	if (err == -EAGAIN)
 		return mv_error(-EAGAIN, "cannot stop the other threads: new ones keep "
 				"being created; nothing was written");
