@@ -162,8 +162,8 @@ public:
 			Attribute a = mf->getFunction().getFnAttribute(MV_GENERIC_ATTR);
 			want_entry = a.isValid() && !mf->getFunction().isDeclaration();
 			seen_pad = 0;
-			unpadded = arch->room_for_padding &&
-				   !arch->room_for_padding(*mf, most_padding(*mf));
+			uint64_t most = arch->room_for_padding ? most_padding(*mf) : 0;
+			unpadded = most && !arch->room_for_padding(*mf, most);
 			if (want_entry)
 				declare_abi_clobbers();
 			if (want_entry && a.getValueAsString().getAsInteger(10, pad))

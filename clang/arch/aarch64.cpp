@@ -197,7 +197,6 @@ bool room_for_padding(const MachineFunction &mf, uint64_t bytes)
 		for (const MachineInstr &mi : b)
 			at += tii.getInstSizeInBytes(mi);
 	}
-	at = 0;
 	for (const MachineBasicBlock &b : mf) {
 		at = start[&b];
 		for (const MachineInstr &mi : b) {

@@ -95,6 +95,15 @@ const char *const nop[12] = {
 	"\x66\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00",
 };
 
+/* len bytes of nop[n] from at, as a .fill's value (little-endian) */
+uint64_t nop_bytes(unsigned n, unsigned at, unsigned len)
+{
+	uint64_t v = 0;
+	for (unsigned i = len; i--;)
+		v = v << 8 | (uint8_t)nop[n][at + i];
+	return v;
+}
+
 /* The padding runs one instruction: a NOP of its length, or beyond 11
  * bytes a jump over NOPs (runtime/region.c).  .nops takes only a
  * constant, and a .fill's value too: one .fill per length there may be,
@@ -109,11 +118,8 @@ void emit_nops_expr(AsmPrinter &ap, const MCExpr *bytes)
 	};
 	for (unsigned n = 1; n <= 11; n++)
 		for (unsigned at = 0; at < n; at += 4) {
-			uint64_t v = 0;
 			unsigned len = n - at < 4 ? n - at : 4;
-			for (unsigned i = len; i--;)
-				v = v << 8 | (uint8_t)nop[n][at + i];
-			ap.OutStreamer->emitFill(*is(n), len, v);
+			ap.OutStreamer->emitFill(*is(n), len, nop_bytes(n, at, len));
 		}
 	for (unsigned n = 12; n <= MV_INLINE_MAX + 1; n++)
 		ap.OutStreamer->emitFill(*is(n), 2, 0xeb | (n - 2) << 8);       /* jmp .+n */
@@ -126,10 +132,8 @@ void emit_nops_expr(AsmPrinter &ap, const MCExpr *bytes)
 			MCConstantExpr::create(log2, ctx), ctx);
 		if (log2 < 3)
 			n = MCBinaryExpr::createAnd(n, MCConstantExpr::create(1, ctx), ctx);
-		uint64_t v = 0;
-		for (unsigned i = 1u << log2; i--;)
-			v = v << 8 | (uint8_t)nop[1u << log2][i];
-		ap.OutStreamer->emitFill(*n, 1u << log2, v);
+		/* the 8-byte NOP's last 4 bytes are zeros */
+		ap.OutStreamer->emitFill(*n, 1u << log2, nop_bytes(1u << log2, 0, 1u << log2));
 	}
 }
 
