@@ -51,6 +51,17 @@
  *     stopping again.  A thread still there when the time runs out fails
  *     the stop, as below.
  *
+ * 4c. A thread may block SIGTRAP by the raw system call, unseen by the
+ *     runtime, and then wait for a lock that a thread parked already
+ *     holds: musl's fork(), pthread_create() and posix_spawn() block
+ *     every signal so, and take the C library's locks.  Neither could go
+ *     on until the time ran out.  So once a stop has waited BLOCKED_MS,
+ *     and every BLOCKED_MS after, the caller looks at each thread it is
+ *     still waiting for: if one blocks SIGTRAP and sleeps, everyone is
+ *     let go at once, the caller waits until that thread no longer
+ *     blocks SIGTRAP, pauses as in 4b, and stops again.  Letting go is
+ *     always safe: nothing was written yet.
+ *
  * If step 4 is not reached within STOP_TIMEOUT_MS (a thread stopped by a
  * debugger or SIGSTOP, or sleeping uninterruptibly for that long), the
  * stop is abandoned: step 6 runs at once, nothing was written, and the
@@ -90,6 +101,7 @@
 
 #define STOP_TIMEOUT_MS 3000    /* MULTIVERSE_STOP_TIMEOUT_MS sets another */
 #define RESEND_MS 100
+#define BLOCKED_MS 5            /* 4c: a stop longer than this looks why */
 
 static uint32_t stop_gen;       /* odd while a stop is in progress */
 static uint64_t parked;         /* generation << 32 | parked threads */
@@ -238,8 +250,6 @@ static int stop_round(pid_t pid, pid_t self, int resend, long *zombie)
 	return n < 0 ? -errno : 0;
 }
 
-/* For the message: a thread that is not parked, that is not waiting on
- * stop_gen (/proc/self/task/TID/syscall: "nr arg1 ..."), or 0. */
 /* What the laggard was doing, for the message: its system call (the
  * first field of /proc's syscall file: a number, -1 or "running"), and
  * whether it blocked SIGTRAP. */
@@ -256,30 +266,87 @@ static int blocks_sigtrap(const char *tid)
 	return strtoull(at + 8, NULL, 16) >> (SIGTRAP - 1) & 1;
 }
 
-static pid_t laggard(pid_t self, char *state)
+/* Notes what thread tid, late, was doing, for the message. */
+static void note_late(pid_t tid, char *state)
 {
-	char tid[24], buf[256], *end;
+	char name[24], buf[256];
+	size_t n;
+
+	snprintf(name, sizeof name, "%d", (int)tid);
+	if (!mv_linux_task_file(name, "syscall", buf, sizeof buf))
+		strcpy(buf, "?");
+	n = strcspn(buf, " \n");
+	n = n < sizeof late_call - 1 ? n : sizeof late_call - 1;
+	memcpy(late_call, buf, n);
+	late_call[n] = 0;
+	late_blocks = blocks_sigtrap(name);
+	*state = task_state(name);
+}
+
+/* Whether thread tid is parked (waiting on stop_gen: /proc's syscall
+ * file reads "nr arg1 ...") or gone. */
+static int parked_or_gone(const char *tid)
+{
+	char buf[256], *end;
+
+	if (!mv_linux_task_file(tid, "syscall", buf, sizeof buf))
+		return 1;
+	/* no sscanf(): it may take the locale's lock */
+	return strtoul(buf, &end, 10) == SYS_futex &&
+	       strtoul(end, NULL, 16) == (uintptr_t)&stop_gen;
+}
+
+/* The first signalled thread, other than self, not parked and for which
+ * also wanted(), or 0. */
+static pid_t unparked(pid_t self, int (*wanted)(const char *tid))
+{
+	char tid[24];
 
 	for (size_t i = 0; i < n_signalled; i++) {
 		if (signalled[i] == self)
 			continue;
 		snprintf(tid, sizeof tid, "%d", (int)signalled[i]);
-		if (!mv_linux_task_file(tid, "syscall", buf, sizeof buf))
-			continue;       /* gone */
-		/* no sscanf(): it may take the locale's lock */
-		if (strtoul(buf, &end, 10) == SYS_futex &&
-		    strtoul(end, NULL, 16) == (uintptr_t)&stop_gen)
-			continue;
-		*state = task_state(tid);
-		size_t n = strcspn(buf, " \n");
-		n = n < sizeof late_call - 1 ? n : sizeof late_call - 1;
-		memcpy(late_call, buf, n);
-		late_call[n] = 0;
-		late_blocks = blocks_sigtrap(tid);
-		return signalled[i];
+		if (!parked_or_gone(tid) && (!wanted || wanted(tid)))
+			return signalled[i];
 	}
-	*state = 0;
 	return 0;
+}
+
+/* For the message: a thread that did not park, or 0. */
+static pid_t laggard(pid_t self, char *state)
+{
+	pid_t tid = unparked(self, 0);
+
+	*state = 0;
+	if (tid)
+		note_late(tid, state);
+	return tid;
+}
+
+/* 4c: a thread that blocks SIGTRAP and sleeps (perhaps for a lock that
+ * a parked thread holds).  A parked thread blocks SIGTRAP too, in its
+ * handler, but sleeps on stop_gen: unparked() leaves it out. */
+static int blocked_sleeping(const char *tid)
+{
+	return blocks_sigtrap(tid) && task_state(tid) == 'S';
+}
+
+/* 4c: waits until thread tid no longer blocks SIGTRAP (or is gone), up
+ * to deadline; 0 if it still does then. */
+static int wait_unblocked(pid_t tid, long deadline, long pause_us)
+{
+	char name[24];
+
+	snprintf(name, sizeof name, "%d", (int)tid);
+	for (;;) {
+		struct timespec pause = { 0, pause_us * 1000 };
+
+		if (!blocks_sigtrap(name))
+			return 1;
+		if (now_ms() > deadline)
+			return 0;
+		nanosleep(&pause, NULL);
+	}
 }
 
 static void release(uint32_t gen)
@@ -314,13 +381,14 @@ static const struct seen *in_the_way(int (*inside)(uintptr_t pc))
 }
 
 /* Steps 1 to 4: 0 once every other thread is parked, or a negative errno
- * value (-ETIMEDOUT past deadline) with none parked; *late names a
- * thread that did not park. */
+ * value with none parked: -ETIMEDOUT past deadline, -EINTR for a thread
+ * that blocks SIGTRAP and sleeps (4c).  *late names a thread that did
+ * not park. */
 static int park_all(long deadline, pid_t *late, char *state)
 {
 	pid_t pid = getpid(), self = (pid_t)syscall(SYS_gettid);
 	uint32_t gen = stop_gen + 1;
-	long last_send, zombie = 0;
+	long last_send, next_look = now_ms() + BLOCKED_MS, zombie = 0;
 	int err;
 
 	n_signalled = 0;
@@ -346,6 +414,13 @@ static int park_all(long deadline, pid_t *late, char *state)
 		if (t > deadline) {
 			err = -ETIMEDOUT;
 			break;
+		}
+		if (t >= next_look) {
+			next_look = t + BLOCKED_MS;
+			if ((*late = unparked(self, blocked_sleeping))) {
+				release(gen);
+				return -EINTR;
+			}
 		}
 		if (round > 10) {
 			struct timespec pause = { 0, 200000 };
@@ -413,6 +488,17 @@ int mv_world_stop(int (*inside)(uintptr_t pc))
 		/* each round may take the whole time to park everyone; the
 		 * rounds together may take it to find no one in the way */
 		err = park_all(now_ms() + timeout, &late, &state);
+		if (err == -EINTR) {
+			/* 4c: until it has what it waited for */
+			if (wait_unblocked(late, deadline, pause_us)) {
+				struct timespec pause = { 0, pause_us * 1000 };
+				nanosleep(&pause, NULL);
+				continue;
+			}
+			note_late(late, &state);
+			err = -ETIMEDOUT;
+			break;
+		}
 		if (err == -ETIMEDOUT && was.tid && (!late || late == was.tid))
 			err = -EBUSY;   /* the time went waiting for that thread */
 		if (err || !inside || !(busy = in_the_way(inside)))
