@@ -101,11 +101,12 @@ unsigned mv_arch_call_len(rtx_insn *insn);
 unsigned mv_arch_pad_bytes(unsigned call_len, bool tail, unsigned size);
 
 /* Assembler text of as many bytes of NOPs as the assembler symbol
- * `bytes` says, which the unit defines at its end (descriptors.cc), and
- * at most `most`: where the compiler, not the assembler, chooses the
- * form of each branch by its reach, the text must make the compiler's
- * estimate of its length (lines times the longest instruction) at least
- * that. */
-std::string mv_arch_nops(const std::string &bytes, unsigned most);
+ * `bytes` says, which the unit defines at its end (descriptors.cc): at
+ * least `least` (its text is the shorter for that: least == most when
+ * the size is known already) and at most `most`.  Where the compiler,
+ * not the assembler, chooses the form of each branch by its reach, the
+ * text must make the compiler's estimate of its length (lines times the
+ * longest instruction) at least `most`. */
+std::string mv_arch_nops(const std::string &bytes, unsigned least, unsigned most);
 
 #endif

@@ -273,28 +273,42 @@ opt_pass *mv_make_inline_pass(gcc::context *ctxt)
 }
 
 /* The size N of call sites to callee (a multiversed function or a
- * function-pointer switch's decl), as the head comment says. */
-unsigned mv_site_size(tree callee)
+ * function-pointer switch's decl), as the head comment says; *known is
+ * false while a variant of a function the unit defines is not analysed
+ * yet, which may make it larger. */
+static unsigned site_size(tree callee, bool *known)
 {
 	unsigned n;
+	*known = true;
 	if (mv_inline_size(callee, &n))
 		return n;
-	if (mv_function *f = mv_find_function(callee)) {
-		bool seen = !f->variants.empty();
-		unsigned largest = 0;
-		for (const mv_variant &v : f->variants) {
-			auto i = mv_inlinable.find(v.decl);
-			if (i == mv_inlinable.end()) {
-				seen = false;
-				break;
-			}
-			if (i->second.why == MV_INLINE_OK)
-				largest = MAX(largest, i->second.size);
+	mv_function *f = mv_find_function(callee);
+	if (!f || f->variants.empty())
+		return mv_default_inline_size;
+	unsigned largest = 0;
+	for (const mv_variant &v : f->variants) {
+		auto i = mv_inlinable.find(v.decl);
+		if (i == mv_inlinable.end()) {
+			*known = false;
+			return mv_default_inline_size;
 		}
-		if (seen)
-			return largest;
+		if (i->second.why == MV_INLINE_OK)
+			largest = MAX(largest, i->second.size);
 	}
-	return mv_default_inline_size;
+	return largest;
+}
+
+unsigned mv_site_size(tree callee)
+{
+	bool known;
+	return site_size(callee, &known);
+}
+
+bool mv_site_size_known(tree callee, unsigned *size)
+{
+	bool known;
+	*size = site_size(callee, &known);
+	return known;
 }
 
 /* Whether text is the padding of a call site (sites.cc). */

@@ -127,6 +127,8 @@ bool mv_inline_size(const_tree decl, unsigned *size);      /* attribute.cc */
 bool mv_is_variant(const_tree decl);
 bool mv_is_plain(const mv_function &f);
 unsigned mv_site_size(tree callee);
+/* The same, and whether it is final already (every variant analysed) */
+bool mv_site_size_known(tree callee, unsigned *size);
 const char *mv_inline_why(unsigned why);
 bool mv_is_padding(const char *asm_text);
 void mv_choose_padding(void);

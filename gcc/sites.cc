@@ -85,17 +85,19 @@ void plant_entry(mv_function &f)
 	f.entry_label = n;
 }
 
-/* The most padding call i to callee may get: the unit chooses it at its
- * end (mv_choose_padding, mv_site_size), from ("inline", N), or the
- * variants of a function it defines (all specialized before any is
- * compiled to RTL), or else inline-size=N. */
-unsigned most_padding(rtx_insn *i, tree callee)
+/* The least and the most padding call i to callee may get: the unit
+ * chooses it at its end (mv_choose_padding, mv_site_size), from
+ * ("inline", N), or the variants of a function it defines (all
+ * specialized before any is compiled to RTL), or else inline-size=N.
+ * Known now unless some of those variants are still to be compiled. */
+void padding_range(rtx_insn *i, tree callee, unsigned *least, unsigned *most)
 {
 	tree decl = TREE_CODE(callee) == FUNCTION_DECL ? callee : mv_switch_decl(callee);
 	unsigned size = mv_default_inline_size;
-	if (decl && !mv_inline_size(decl, &size) && mv_find_function(decl))
-		size = MV_INLINE_MAX;
-	return mv_arch_pad_bytes(mv_arch_call_len(i), SIBLING_CALL_P(i), size);
+	bool known = !decl || mv_site_size_known(decl, &size);
+	*least = known ? mv_arch_pad_bytes(mv_arch_call_len(i), SIBLING_CALL_P(i), size) : 0;
+	*most = known ? *least : mv_arch_pad_bytes(mv_arch_call_len(i), SIBLING_CALL_P(i),
+						   MV_INLINE_MAX);
 }
 
 struct sites_pass : public rtl_opt_pass {
@@ -124,9 +126,10 @@ struct sites_pass : public rtl_opt_pass {
 							sym, 0);
 				}
 			}
-			unsigned n = next_label++;
+			unsigned n = next_label++, least, most;
+			padding_range(i, callee, &least, &most);
 			emit_asm_before(i, mv_arch_nops(".LMVP" + std::to_string(n),
-							most_padding(i, callee)),
+							least, most),
 					INSN_LOCATION(i));
 			emit_asm_before(i, ".LMVS" + std::to_string(n) + ":",
 					INSN_LOCATION(i));

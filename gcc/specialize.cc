@@ -291,6 +291,29 @@ void warn_not_versionable(tree decl)
 	}
 }
 
+/* GCC compiles functions callees first, and functions that call each
+ * other not, in the reverse of the order of its list of symbols, where
+ * a clone goes first.  A variant moved to the list's end is compiled
+ * before the functions that call its generic, which then know the size
+ * of its calls' padding (mv_site_size_known) and emit it as such: a
+ * much shorter text to assemble. */
+void compile_early(cgraph_node *clone)
+{
+	symtab_node *n = clone, *tail = n;
+	while (tail->next)
+		tail = tail->next;
+	if (tail == n)
+		return;
+	if (n->previous)
+		n->previous->next = n->next;
+	else
+		symtab->nodes = n->next;
+	n->next->previous = n->previous;
+	tail->next = n;
+	n->previous = tail;
+	n->next = NULL;
+}
+
 void specialize(cgraph_node *node)
 {
 	tree decl = node->decl;
@@ -382,6 +405,7 @@ void specialize(cgraph_node *node)
 		for (const mv_range &r : clause)
 			substitute(cd, r.var, r.low);
 		mv_keep(cd);
+		compile_early(clone);
 		mv_find_function(decl)->variants.push_back({ cd, { clause } });
 		mv_find_function(decl)->made++;
 	}

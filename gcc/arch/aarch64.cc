@@ -201,18 +201,18 @@ unsigned mv_arch_pad_bytes(unsigned, bool tail, unsigned size)
  * of reach from its estimate of the code in between, 4 bytes a line of
  * an asm statement: a line for each NOP there may be keeps the estimate
  * an upper bound (tests/e2e/far_branches.c). */
-std::string mv_arch_nops(const std::string &bytes, unsigned most)
+std::string mv_arch_nops(const std::string &bytes, unsigned least, unsigned most)
 {
 	std::string text;
-	unsigned lines = 1;
+	unsigned lines = 1, first = MAX(8u, (least + 3) & ~3u);
 	/* more than one NOP: a jump over the rest first, so that the
 	 * padding runs one instruction (runtime/region.c); one .fill per
 	 * length there may be, as a .fill's value must be known at once */
-	for (unsigned n = 8; n <= most; n += 4, lines++)
+	for (unsigned n = first; n <= most; n += 4, lines++)
 		text += "\t.fill (" + bytes + " == " + std::to_string(n) + ") & 1, 4, " +
 			std::to_string(0x14000000 | n / 4) + "\n";      /* b .+n */
-	std::string jumps = most >= 8 ? "(" + bytes + " > 4) & (" + bytes + " <= " +
-				       std::to_string(most) + ") & 1" : "0";
+	std::string jumps = first <= most ? "(" + bytes + " >= " + std::to_string(first) +
+				") & (" + bytes + " <= " + std::to_string(most) + ") & 1" : "0";
 	text += "\t.fill " + bytes + "/4 - (" + jumps + "), 4, 0xd503201f";
 	for (; lines * 4 < most; lines++)
 		text += "\n";

@@ -295,13 +295,15 @@ unsigned mv_arch_pad_bytes(unsigned call_len, bool tail, unsigned size)
  * one instruction (runtime/region.c).  A .fill's count may refer to a
  * symbol defined later, its value may not: one .fill per length there
  * may be, of which only that of the length chosen is emitted. */
-std::string mv_arch_nops(const std::string &bytes, unsigned most)
+std::string mv_arch_nops(const std::string &bytes, unsigned least, unsigned most)
 {
 	std::string text, jumps = "0";
-	for (unsigned n = 12; n <= most; n++)
+	unsigned first = MAX(12u, least);
+	for (unsigned n = first; n <= most; n++)
 		text += "\t.fill (" + bytes + " == " + std::to_string(n) + ") & 1, 2, " +
 			std::to_string(0xeb | (n - 2) << 8) + "\n";  /* jmp .+n */
-	if (most >= 12)
-		jumps = "(" + bytes + " > 11) & (" + bytes + " <= " + std::to_string(most) + ") & 2";
+	if (first <= most)
+		jumps = "(" + bytes + " >= " + std::to_string(first) + ") & (" + bytes +
+			" <= " + std::to_string(most) + ") & 2";
 	return text + "\t.nops " + bytes + " - (" + jumps + ")";
 }
