@@ -24,17 +24,23 @@ if [ -x ../build/multiverse-clang ]; then
 	builds+=(build/clang)
 fi
 
+for o in "${builds[@]}"; do
+	c=; [ "$o" = build/clang ] && c=COMPILER=clang
+	make -s $c padding >"$tmp/build.log" 2>&1 ||
+		{ cat "$tmp/build.log" >&2; fail "building $o/bin/padding"; }
+done
+
 # Each program: its candidates' setup checks (commit worked, the code does
 # what the mode says), then a few samples of every candidate.
 for o in "${builds[@]}"; do
-	for b in spinlock pvops tailcall; do
-		t=$tmp/${o//\//_}.$b
-		$o/bin/$b-0 --rounds 3 --inner 10 --cold-inner 2 --samples "$t.samples" \
-			>"$t.csv" || fail "$o/bin/$b-0 exited with status $?"
+	for b in spinlock-0 pvops-0 tailcall-0 padding; do
+		t=$tmp/${o//\//_}.${b%-0}
+		$o/bin/$b --rounds 3 --inner 10 --cold-inner 2 --samples "$t.samples" \
+			>"$t.csv" || fail "$o/bin/$b exited with status $?"
 		rows=$(grep -c ",warm," "$t.csv" || true)
-		[ "$rows" -ge 2 ] || fail "$o/bin/$b-0 printed $rows warm rows"
+		[ "$rows" -ge 2 ] || fail "$o/bin/$b printed $rows warm rows"
 		python3 tools/aggregate.py "$t.agg.csv" "$t.csv" "$t.samples" ||
-			fail "aggregating $o/bin/$b-0"
+			fail "aggregating $o/bin/$b"
 	done
 done
 cp "$tmp/build.spinlock.agg.csv" "$tmp/micro.csv"
