@@ -30,9 +30,10 @@ int mv_text_write(void *dst, const void *src, size_t len);
  * 0 if the caller is alone. */
 int mv_other_threads(void);
 
-/* Makes sure mv_cpu_sync() will work; the first call sets it up.
- * Returns 0, or a negative errno value (reported) when there is no safe
- * way to synchronize the other threads. */
+/* Makes sure mv_cpu_sync() will work: the first call sets it up, every
+ * call synchronizes once.  Returns 0, or a negative errno value
+ * (reported) when there is no safe way to synchronize the other threads
+ * now. */
 int mv_cpu_sync_ready(void);
 
 /* Returns once every other thread has executed a core-serializing

@@ -170,13 +170,23 @@ static long membarrier(int cmd)
 }
 
 /* A failure is not remembered: a seccomp filter or a kernel may refuse
- * now, and the next batch asks again. */
+ * now, and the next batch asks again.  Once set up, each batch still
+ * synchronizes once before it writes anything: a filter installed since
+ * the last batch (servers enter their sandbox after start-up) would
+ * otherwise fail the batch's first sync, with breakpoints in the text
+ * that only a sync can take out again. */
 int mv_cpu_sync_ready(void)
 {
 	long have;
 
-	if (sync_cmd > 0)
-		return 0;
+	if (sync_cmd > 0) {
+		if (!membarrier(sync_cmd))
+			return 0;
+		return mv_error(-errno, "no safe way to patch code while other "
+				"threads run: membarrier() fails now (%s; a seccomp "
+				"filter may deny it); nothing was written",
+				strerror(errno));
+	}
 	have = membarrier(MEMBARRIER_CMD_QUERY);
 	if (have > 0 && (have & MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) &&
 	    !membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE))
