@@ -99,9 +99,10 @@ static void *api_thread(void *arg)
 	int (*const targets[])(int) = { t_add, t_mul };
 
 	/* For SECONDS, and on until the threads have made 400 calls
-	 * together: batches that stop the threads for copies are slow
-	 * under emulation (193 calls in 0.8 s in the arm64 guest once). */
-	for (; ops < MAX_OPS && live_now() - t0 < 20 &&
+	 * together, however long that takes: batches that stop the threads
+	 * for copies are slow under emulation (193 calls in 0.8 s in the
+	 * arm64 guest once). */
+	for (; ops < MAX_OPS &&
 	       (live_now() - t0 < SECONDS || atomic_load(&n_calls) < 400); ops++) {
 		atomic_fetch_add(&n_calls, 1);
 		unsigned r = live_rand(&s), f = (r >> 8) % N(fns), v = (r >> 8) % N(vars);
@@ -185,7 +186,7 @@ int main(void)
 {
 	pthread_t t[THREADS];
 
-	live_guard(30);
+	live_guard(LIVE_HANG_SECONDS);
 	LIVE_CHECK_EQ(text_diffs(), 0);
 	for (long i = 0; i < THREADS; i++)
 		pthread_create(&t[i], NULL, api_thread, (void *)i);

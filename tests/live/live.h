@@ -152,6 +152,11 @@ static void live_hang(int sig)
 	_exit(124);
 }
 
+/* A program that has not ended after this long hangs.  Tests wait for
+ * the counts they need, however slow the machine, and never require a
+ * rate: only this bounds them (tests/run's timeout for them is longer). */
+#define LIVE_HANG_SECONDS 240
+
 /* Installs the crash handlers and an alarm after seconds.  SIGTRAP is
  * left alone on purpose: the runtime may own it (int3 protocol), and if
  * nobody handles a trap its default action fails the test anyway. */

@@ -47,7 +47,7 @@ int main(void)
 
 	if (n_workers > MAX_WORKERS)
 		n_workers = MAX_WORKERS;
-	live_guard((unsigned)seconds + 50);
+	live_guard((unsigned)seconds + LIVE_HANG_SECONDS);
 
 	/* Reads the executable now, while the text is still pristine. */
 	LIVE_CHECK_EQ(text_diffs(), 0);
@@ -91,8 +91,7 @@ int main(void)
 		commits += strstr(what, "commit") != NULL;
 		t = live_now() - t0;
 	} while (ops < max_ops && !atomic_load(&workload_stop) &&
-		 (t < seconds || ops < MIN_OPS || changes < MIN_CHANGES) &&
-		 t < seconds + 20);
+		 (t < seconds || ops < MIN_OPS || changes < MIN_CHANGES));
 
 	/* The last revert runs under the workers too; they then keep running
 	 * on the restored code for a moment. */
