@@ -70,9 +70,18 @@ bool fits(ASTContext &ctx, QualType t, const llvm::APSInt &v)
 	return v.getActiveBits() <= bits - (is_signed ? 1 : 0);
 }
 
+/* What a switch of type t holds: _Atomic(T) holds a T, which a variant
+ * reads once, as a constant, like any other switch. */
+QualType value_type(QualType t)
+{
+	if (const auto *a = t->getAs<AtomicType>())
+		return a->getValueType();
+	return t;
+}
+
 bool switch_type(QualType t)
 {
-	t = t.getCanonicalType();
+	t = value_type(t).getCanonicalType();
 	return t->isIntegralOrEnumerationType() && !t->isBitIntType() &&
 	       !t->isSpecificBuiltinType(BuiltinType::Int128) &&
 	       !t->isSpecificBuiltinType(BuiltinType::UInt128);
@@ -286,7 +295,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 				return AttributeNotApplied;
 			}
 			llvm::APSInt v = r.Val.getInt();
-			QualType t = V->getType();
+			QualType t = value_type(V->getType());
 			if (!fits(S.Context, t, v)) {
 				error(S, D, e->getSourceRange(), "multiverse: '" + V->getNameAsString() +
 				      "': value " + toString(v, 10) + " does not fit the type '" +
@@ -299,12 +308,12 @@ struct MultiverseAttr : ParsedAttrInfo {
 			error(S, D, A.getRange(), "multiverse: \"values\" needs at least one value");
 			return AttributeNotApplied;
 		}
-		if (V && V->getType()->isSignedIntegerOrEnumerationType())
+		if (V && value_type(V->getType())->isSignedIntegerOrEnumerationType())
 			flags |= MV_DECL_SIGNED;
 		if (fnptr)
 			flags |= MV_DECL_FNPTR;
 		/* An enum's domain is its enumerators (as in gcc/domain.cc). */
-		const EnumType *et = V ? V->getType()->getAs<EnumType>() : nullptr;
+		const EnumType *et = V ? value_type(V->getType())->getAs<EnumType>() : nullptr;
 		if (et && !(flags & MV_DECL_VALUES)) {
 			flags |= MV_DECL_VALUES;
 			for (const EnumConstantDecl *c : et->getDecl()->enumerators()) {
@@ -312,7 +321,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 				values.push_back(v.isSigned() ? v.getSExtValue() : (int64_t)v.getZExtValue());
 			}
 		}
-		if (V && V->getType()->isBooleanType() && !(flags & MV_DECL_VALUES)) {
+		if (V && value_type(V->getType())->isBooleanType() && !(flags & MV_DECL_VALUES)) {
 			flags |= MV_DECL_VALUES;
 			values.push_back(0);
 			values.push_back(1);

@@ -194,8 +194,9 @@ bool used_in(Function &f, User *u)
 }
 
 /* Whether f only reads switch s: no store that may reach it, no volatile
- * or atomic access of it, and no address of its object that goes
- * anywhere but into loads, stores and comparisons.  p is a pointer into
+ * access of it (an atomic load is a read: a variant reads the switch
+ * once, as a constant, whatever the order), and no address of its
+ * object that goes anywhere but into loads, stores and comparisons.  p is a pointer into
  * s's object at offset (unknown: -1). */
 bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 {
@@ -209,7 +210,7 @@ bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 		if (!used_in(f, u))
 			continue;
 		if (auto *load = dyn_cast<LoadInst>(u)) {
-			if (!load->isSimple() && overlaps(load->getType()))
+			if (load->isVolatile() && overlaps(load->getType()))
 				return false;
 		} else if (auto *store = dyn_cast<StoreInst>(u)) {
 			if (store->getValueOperand() == p || overlaps(store->getValueOperand()->getType()))

@@ -151,6 +151,7 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	std::vector<std::pair<Place, SourceLocation>> written, taken;
 	std::set<const Expr *> indexed;         /* array decays that are not escapes */
 	std::set<const Expr *> compared;        /* addresses only compared */
+	std::set<const Expr *> atomic_loaded;   /* addresses only loaded from */
 	/* member reads left dynamic; one through a pointer is told about
 	 * unless the function also reads the member by the name of an object:
 	 * then it chose the run-time read for other objects
@@ -225,7 +226,7 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		}
 		fn = nullptr;
 		reads.clear(), written.clear(), taken.clear(), indexed.clear();
-		compared.clear(), dynamic.clear(), named.clear();
+		compared.clear(), atomic_loaded.clear(), dynamic.clear(), named.clear();
 		return true;
 	}
 
@@ -260,10 +261,36 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		return true;
 	}
 
+	/* Visited before its operands: an atomic load from &x reads x (a
+	 * variant reads a switch once, as a constant, whatever the order);
+	 * any other atomic operation on &x writes it. */
+	bool VisitAtomicExpr(AtomicExpr *a)
+	{
+		const Expr *p = a->getPtr()->IgnoreParenImpCasts();
+		const auto *u = dyn_cast<UnaryOperator>(p);
+		const VarDecl *v;
+		if (!u || u->getOpcode() != UO_AddrOf)
+			return true;
+		atomic_loaded.insert(u);
+		switch (a->getOp()) {
+		case AtomicExpr::AO__c11_atomic_load:
+		case AtomicExpr::AO__atomic_load_n:
+		case AtomicExpr::AO__atomic_load:
+			return true;
+		default:
+			break;
+		}
+		if (is_switch(u->getSubExpr(), &v))
+			warn(u->getOperatorLoc(), v, "writes");
+		note(written, u->getSubExpr(), u->getOperatorLoc());
+		return true;
+	}
+
 	bool VisitUnaryOperator(UnaryOperator *u)
 	{
 		const VarDecl *v;
-		bool escapes = u->getOpcode() == UO_AddrOf && !compared.count(u);
+		bool escapes = u->getOpcode() == UO_AddrOf && !compared.count(u) &&
+			       !atomic_loaded.count(u);
 		if (u->isIncrementDecrementOp())
 			note(written, u->getSubExpr(), u->getOperatorLoc());
 		else if (escapes)

@@ -75,6 +75,18 @@ static void add_value(const mv_path &path, tree c, int delta,
 		out.push_back(mv_value_of(v));
 }
 
+/* Every value of a case range (case 3: case 4: case 5: is one to GCC,
+ * three to LLVM), but no more than would make too many variants anyway. */
+static void add_range(const mv_path &path, tree low, tree high,
+		      std::vector<mv_value> &out)
+{
+	if (TREE_CODE(low) != INTEGER_CST || TREE_CODE(high) != INTEGER_CST)
+		return;
+	widest_int n = wi::to_widest(high) - wi::to_widest(low);
+	for (unsigned d = 1; wi::les_p(d, n) && d <= mv_max_variants; d++)
+		add_value(path, low, (int)d, out);
+}
+
 /* Whether the conversions along path keep the order of values: then a
  * relational test splits the switch's values at c alone.  A change of
  * signedness, or a narrowing, wraps the switch's range around instead. */
@@ -116,6 +128,8 @@ static void add_comparison(const mv_path &path, enum tree_code code,
 	}
 }
 
+static void collect_through_local(mv_path &path, tree local, std::vector<mv_value> &out);
+
 /* Collects the constants the value `seen` (a copy of the switch, converted
  * along path) is tested against, following conversions. */
 static void collect_tests(mv_path &path, tree seen, std::vector<mv_value> &out)
@@ -136,7 +150,7 @@ static void collect_tests(mv_path &path, tree seen, std::vector<mv_value> &out)
 				tree label = gimple_switch_label(sw, i);
 				add_value(path, CASE_LOW(label), 0, out);
 				if (CASE_HIGH(label))
-					add_value(path, CASE_HIGH(label), 0, out);
+					add_range(path, CASE_LOW(label), CASE_HIGH(label), out);
 			}
 		} else if (is_gimple_assign(use)) {
 			enum tree_code code = gimple_assign_rhs_code(use);
@@ -146,11 +160,37 @@ static void collect_tests(mv_path &path, tree seen, std::vector<mv_value> &out)
 					       gimple_assign_rhs2(use), seen, out);
 			else if (code == BIT_AND_EXPR)
 				add_value(path, gimple_assign_rhs2(use), 0, out);
+			else if (VAR_P(lhs) && code == SSA_NAME)
+				collect_through_local(path, lhs, out);
 			else if (CONVERT_EXPR_CODE_P(code) || code == SSA_NAME)
 				collect_tests(path, lhs, out);
 		}
 	}
 	path.pop_back();
+}
+
+/* At -O0 a value may pass through a local variable that is not in SSA
+ * form: the C front end reads an _Atomic switch into a temporary, and
+ * tests the temporary (D.1 = (int) _1; _2 = D.1; switch (_2)).  The
+ * tests of each load of it count (the front end marks that temporary
+ * addressable; a domain is only where variants are worth having, so a
+ * write through a pointer meanwhile cannot make it wrong). */
+static void collect_through_local(mv_path &path, tree local, std::vector<mv_value> &out)
+{
+	function *fn;
+	basic_block bb;
+
+	if (!VAR_P(local) || is_global_var(local) ||
+	    !DECL_CONTEXT(local) || TREE_CODE(DECL_CONTEXT(local)) != FUNCTION_DECL ||
+	    !(fn = DECL_STRUCT_FUNCTION(DECL_CONTEXT(local))) || !fn->cfg)
+		return;
+	FOR_EACH_BB_FN(bb, fn)
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+		     gsi_next(&gsi)) {
+			gimple *s = gsi_stmt(gsi);
+			if (gimple_assign_single_p(s) && gimple_assign_rhs1(s) == local)
+				collect_tests(path, gimple_assign_lhs(s), out);
+		}
 }
 
 static void sort_unique(tree var, std::vector<mv_value> &v)
@@ -188,10 +228,9 @@ std::vector<mv_value> mv_domain(tree var, function *fn)
 			for (gimple_stmt_iterator gsi = gsi_start_bb(bb);
 			     !gsi_end_p(gsi); gsi_next(&gsi)) {
 				gimple *s = gsi_stmt(gsi);
-				if (gimple_assign_single_p(s) &&
-				    mv_switch_of(gimple_assign_rhs1(s)) == var) {
+				if (mv_switch_loaded(s) == var) {
 					mv_path path;
-					collect_tests(path, gimple_assign_lhs(s), out);
+					collect_tests(path, gimple_get_lhs(s), out);
 				}
 			}
 		}

@@ -173,6 +173,77 @@ tree mv_switch_of(tree ref)
 	return key_of(base, bits / BITS_PER_UNIT, TREE_OPERAND(ref, 1), ref, "");
 }
 
+/* An _Atomic switch is read by __atomic_load_N (&sw, order), N its size. */
+static tree atomic_load_of(gimple *s)
+{
+	tree fn = gimple_call_fndecl(s), addr, sw;
+	unsigned size;
+
+	if (!fn || !fndecl_built_in_p(fn, BUILT_IN_NORMAL) || !gimple_call_lhs(s) ||
+	    gimple_call_num_args(s) != 2)
+		return NULL_TREE;
+	switch (DECL_FUNCTION_CODE(fn)) {
+	case BUILT_IN_ATOMIC_LOAD_1: size = 1; break;
+	case BUILT_IN_ATOMIC_LOAD_2: size = 2; break;
+	case BUILT_IN_ATOMIC_LOAD_4: size = 4; break;
+	case BUILT_IN_ATOMIC_LOAD_8: size = 8; break;
+	default: return NULL_TREE;
+	}
+	/* atomic_load_explicit() goes through a pointer variable */
+	addr = gimple_call_arg(s, 0);
+	if (TREE_CODE(addr) == SSA_NAME && gimple_assign_single_p(SSA_NAME_DEF_STMT(addr)))
+		addr = gimple_assign_rhs1(SSA_NAME_DEF_STMT(addr));
+	if (TREE_CODE(addr) != ADDR_EXPR || !(sw = mv_switch_of(TREE_OPERAND(addr, 0))) ||
+	    !tree_fits_uhwi_p(TYPE_SIZE_UNIT(TREE_TYPE(sw))) ||
+	    tree_to_uhwi(TYPE_SIZE_UNIT(TREE_TYPE(sw))) != size)
+		return NULL_TREE;
+	return sw;
+}
+
+/* Whether s is a call of a builtin of the __atomic_ or __sync_ family. */
+bool mv_atomic_builtin(gimple *s)
+{
+	tree fn = is_gimple_call(s) ? gimple_call_fndecl(s) : NULL_TREE;
+	const char *name;
+
+	if (!fn || !fndecl_built_in_p(fn, BUILT_IN_NORMAL) || !DECL_NAME(fn))
+		return false;
+	name = IDENTIFIER_POINTER(DECL_NAME(fn));
+	return !strncmp(name, "__atomic_", 9) || !strncmp(name, "__sync_", 7);
+}
+
+enum mv_atomic_use mv_atomic_uses(gimple *s)
+{
+	enum mv_atomic_use how = MV_ATOMIC_NONE;
+	use_operand_p use;
+	imm_use_iterator it;
+	tree name = gimple_get_lhs(s);
+
+	if (!name || TREE_CODE(name) != SSA_NAME || !gimple_assign_single_p(s) ||
+	    TREE_CODE(gimple_assign_rhs1(s)) != ADDR_EXPR)
+		return MV_ATOMIC_NONE;
+	FOR_EACH_IMM_USE_FAST(use, it, name) {
+		gimple *u = USE_STMT(use);
+		if (is_gimple_debug(u))
+			continue;
+		if (mv_switch_loaded(u)) {
+			how = how == MV_ATOMIC_NONE ? MV_ATOMIC_LOADS : how;
+			continue;
+		}
+		if (!mv_atomic_builtin(u) || gimple_call_arg(u, 0) != name)
+			return MV_ATOMIC_NONE;
+		how = MV_ATOMIC_WRITES;
+	}
+	return how;
+}
+
+tree mv_switch_loaded(gimple *s)
+{
+	if (gimple_assign_single_p(s))
+		return mv_switch_of(gimple_assign_rhs1(s));
+	return is_gimple_call(s) ? atomic_load_of(s) : NULL_TREE;
+}
+
 tree mv_switch_decl(const_tree key)
 {
 	auto it = members.find(const_cast<tree>(key));

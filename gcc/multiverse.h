@@ -84,6 +84,14 @@ extern bool mv_unit_uses_multiverse;
 bool mv_type_has_switches(const_tree type);
 bool mv_is_switch_object(const_tree decl);
 tree mv_switch_of(tree ref);
+/* The switch statement s loads whole into its lhs: lhs = sw, or
+ * lhs = __atomic_load_N (&sw, order) for an _Atomic switch; or NULL_TREE */
+tree mv_switch_loaded(gimple *s);
+/* For s, name = &x: whether name is used by such loads only, by atomic
+ * builtins (some of which write), or otherwise too (or s is not that) */
+enum mv_atomic_use { MV_ATOMIC_NONE, MV_ATOMIC_LOADS, MV_ATOMIC_WRITES };
+enum mv_atomic_use mv_atomic_uses(gimple *s);
+bool mv_atomic_builtin(gimple *s);    /* __atomic_* or __sync_* */
 tree mv_switch_decl(const_tree sw);           /* carries the attribute */
 tree mv_switch_object(const_tree sw, HOST_WIDE_INT *offset);
 const char *mv_switch_name(const_tree sw);

@@ -139,13 +139,26 @@ std::vector<switch_use> analyze(cgraph_node *node)
 			gimple *s = gsi_stmt(gsi);
 			tree lhs = gimple_get_lhs(s);
 			region r;
+			tree loaded = is_gimple_call(s) ? mv_switch_loaded(s) : NULL_TREE;
+			if (loaded) {   /* an _Atomic switch's read */
+				if (std::find(read.begin(), read.end(), loaded) == read.end())
+					read.push_back(loaded);
+				continue;
+			}
+			/* the pointer atomic_load_explicit() and the others
+			 * reach the switch through */
+			enum mv_atomic_use atomic = mv_atomic_uses(s);
+			if (atomic == MV_ATOMIC_LOADS)
+				continue;
 			for (unsigned i = 0; i < gimple_num_ops(s); i++) {
 				tree op = gimple_op(s, i);
 				if (!op)
 					continue;
 				if (TREE_CODE(op) == ADDR_EXPR) {
+					/* an atomic operation on it writes it */
 					if (!compares(s) && region_of(TREE_OPERAND(op, 0), &r))
-						taken.push_back({ r, s });
+						(atomic == MV_ATOMIC_WRITES || mv_atomic_builtin(s) ?
+						 written : taken).push_back({ r, s });
 				} else if (op == lhs) {
 					if (region_of(op, &r))
 						written.push_back({ r, s });
@@ -194,7 +207,13 @@ std::vector<switch_use> analyze(cgraph_node *node)
 				why = t.second;
 		if (why) {
 			auto_diagnostic_group g;
-			if (warning_at(gimple_location(why), 0,
+			/* stdatomic.h's macros are in a system header, where
+			 * warnings are not shown: the place they were used */
+			location_t at = expansion_point_location_if_in_system_header(
+				gimple_location(why));
+			if (at == UNKNOWN_LOCATION)
+				at = DECL_SOURCE_LOCATION(node->decl);
+			if (warning_at(at, 0,
 				       write ? "%qD writes multiverse switch %qs; the "
 					       "switch is not specialized in this function"
 					     : "%qD takes the address of multiverse switch "
@@ -215,7 +234,9 @@ std::vector<switch_use> analyze(cgraph_node *node)
 	return uses;
 }
 
-/* Replaces every plain load of var in fn's body by value. */
+/* Replaces every load of var in fn's body by value: a plain one, or an
+ * _Atomic switch's __atomic_load_N call (a variant reads the switch
+ * once, as a constant, whatever the order the load asked for). */
 void substitute(tree decl, tree var, mv_value value)
 {
 	function *fn = DECL_STRUCT_FUNCTION(decl);
@@ -225,12 +246,19 @@ void substitute(tree decl, tree var, mv_value value)
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
 		     gsi_next(&gsi)) {
 			gimple *s = gsi_stmt(gsi);
-			if (!gimple_assign_single_p(s) ||
-			    mv_switch_of(gimple_assign_rhs1(s)) != var)
+			if (mv_switch_loaded(s) != var)
 				continue;
-			tree lhs = gimple_assign_lhs(s);
+			tree lhs = gimple_get_lhs(s);
 			tree c = fold_convert(TREE_TYPE(lhs),
 					      build_int_cst_type(TREE_TYPE(var), value));
+			if (is_gimple_call(s)) {
+				tree vdef = gimple_vdef(s);
+				unlink_stmt_vdef(s);
+				gsi_replace(&gsi, gimple_build_assign(lhs, c), true);
+				if (vdef && TREE_CODE(vdef) == SSA_NAME)
+					release_ssa_name_fn(fn, vdef);
+				continue;
+			}
 			gimple_assign_set_rhs_from_tree(&gsi, c);
 			update_stmt(gsi_stmt(gsi));
 		}

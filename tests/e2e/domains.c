@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Value domains for every switch type: enums, _Bool, 1/2/4/8-byte signed
  * and unsigned integers, explicit value lists with negative and 64-bit
- * values, and domains inferred from comparisons.  For each value the
+ * values, and domains inferred from comparisons and case labels.  For each value the
  * committed result must equal the generic's, and commit must bind exactly
  * the values that have a variant. */
 #include <stdint.h>
@@ -17,6 +17,7 @@ __attribute__((multiverse("values", -7, 0, 3000000000LL, -5000000000LL))) long l
 __attribute__((multiverse(("values", 1, 0xfffffffffffffff0ULL)))) unsigned long long u64;
 __attribute__((multiverse)) int level;         /* compared with constants */
 __attribute__((multiverse)) unsigned int mask; /* bit tests */
+__attribute__((multiverse)) int run;           /* cases in a row, and a range */
 
 __attribute__((multiverse)) int f_color(void)
 {
@@ -38,6 +39,16 @@ __attribute__((multiverse)) int f_level(void)
 	return 3;
 }
 __attribute__((multiverse)) int f_mask(void) { return (mask & 4) ? 5 : 6; }
+/* GCC merges the cases in a row into a range, LLVM keeps three: every
+ * value of either counts */
+__attribute__((multiverse)) int f_run(void)
+{
+	switch (run) {
+	case 3: case 4: case 5: return 1;
+	case 10 ... 12: return 2;
+	default: return 3;
+	}
+}
 
 /* Commits fn and checks that it binds iff `bound`, and that the bound code
  * returns what the generic returned. */
@@ -85,6 +96,10 @@ int main(void)
 	TRY(f_mask, mask, 0, 1);
 	TRY(f_mask, mask, 1, 1);
 	TRY(f_mask, mask, 6, 0);
+	TRY(f_run, run, 4, 1);
+	TRY(f_run, run, 11, 1);
+	TRY(f_run, run, 12, 1);
+	TRY(f_run, run, 6, 0);
 
 	const struct mv_info_var *vi = multiverse_info_var(&s64);
 	CHECK(vi && vi->width == 8 && vi->is_signed && !vi->is_fnptr);
