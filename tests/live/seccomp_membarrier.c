@@ -11,18 +11,7 @@
  * commit succeeds.
  */
 #include "live.h"
-
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-
-#if defined(__x86_64__)
-#define OUR_AUDIT_ARCH AUDIT_ARCH_X86_64
-#else
-#define OUR_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
+#include "seccomp.h"
 
 __attribute__((multiverse)) int mode;
 
@@ -58,21 +47,14 @@ static void *worker(void *arg)
 /* membarrier() fails with EPERM for every thread from now on. */
 static int deny_membarrier(void)
 {
-	struct sock_filter insns[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, OUR_AUDIT_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	struct sock_filter f[] = {
+		FILTER_SYSCALL_NR,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_membarrier, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { sizeof insns / sizeof insns[0], insns };
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return -errno;
-	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC,
-		       &prog) ? -errno : 0;
+	return install_seccomp(f, sizeof f / sizeof f[0], 1);
 }
 
 /* The bytes of every call site of f and of f's entry. */

@@ -10,11 +10,7 @@
  * rwx mapping to write code fails here.
  */
 #include "workload.h"     /* first: it defines _GNU_SOURCE */
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/prctl.h>
+#include "seccomp.h"
 
 #define ROUNDS 400
 
@@ -22,21 +18,11 @@
  * architectures are little-endian) hold every PROT_ flag. */
 #define ARG2_LO offsetof(struct seccomp_data, args[2])
 #define WX (PROT_WRITE | PROT_EXEC)
-#if defined(__x86_64__)
-#define OUR_AUDIT_ARCH AUDIT_ARCH_X86_64
-#else
-#define OUR_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
 
 static int install_filter(void)
 {
 	struct sock_filter f[] = {
-		/* Another ABI (int 0x80, AArch32) could bypass a filter
-		 * written for our numbers: kill it outright. */
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, OUR_AUDIT_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		FILTER_SYSCALL_NR,
 		/* x32 numbers have bit 30 set; none of them is allowed rwx either. */
 		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
@@ -50,13 +36,8 @@ static int install_filter(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { sizeof f / sizeof f[0], f };
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return -errno;
-	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -errno;
-	return 0;
+	return install_seccomp(f, sizeof f / sizeof f[0], 0);
 }
 
 /* A call that must fail with EPERM. */
