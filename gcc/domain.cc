@@ -75,15 +75,20 @@ static void add_value(const mv_path &path, tree c, int delta,
 		out.push_back(mv_value_of(v));
 }
 
-/* Every value of a case range (case 3: case 4: case 5: is one to GCC,
- * three to LLVM), but no more than would make too many variants anyway. */
+/* The values of a short case range (case 3: case 4: case 5: is one to
+ * GCC, three to LLVM); of a longer one (case 1 ... 1000), its ends. */
+#define MV_CASE_RANGE_VALUES 16
 static void add_range(const mv_path &path, tree low, tree high,
 		      std::vector<mv_value> &out)
 {
 	if (TREE_CODE(low) != INTEGER_CST || TREE_CODE(high) != INTEGER_CST)
 		return;
 	widest_int n = wi::to_widest(high) - wi::to_widest(low);
-	for (unsigned d = 1; wi::les_p(d, n) && d <= mv_max_variants; d++)
+	if (wi::gts_p(n, MV_CASE_RANGE_VALUES - 1)) {
+		add_value(path, high, 0, out);
+		return;
+	}
+	for (unsigned d = 1; wi::les_p(d, n); d++)
 		add_value(path, low, (int)d, out);
 }
 
@@ -230,6 +235,10 @@ std::vector<mv_value> mv_domain(tree var, function *fn)
 				gimple *s = gsi_stmt(gsi);
 				if (mv_switch_loaded(s) == var) {
 					mv_path path;
+					/* __atomic_load_4 returns an unsigned int:
+					 * from the switch's type to that first */
+					if (is_gimple_call(s))
+						path.push_back(type);
 					collect_tests(path, gimple_get_lhs(s), out);
 				}
 			}

@@ -141,7 +141,8 @@ std::vector<switch_use> analyze(cgraph_node *node)
 			region r;
 			tree loaded = is_gimple_call(s) ? mv_switch_loaded(s) : NULL_TREE;
 			if (loaded) {   /* an _Atomic switch's read */
-				if (std::find(read.begin(), read.end(), loaded) == read.end())
+				if (INTEGRAL_TYPE_P(TREE_TYPE(loaded)) &&
+				    std::find(read.begin(), read.end(), loaded) == read.end())
 					read.push_back(loaded);
 				continue;
 			}
@@ -254,7 +255,8 @@ void substitute(tree decl, tree var, mv_value value)
 			if (is_gimple_call(s)) {
 				tree vdef = gimple_vdef(s);
 				unlink_stmt_vdef(s);
-				gsi_replace(&gsi, gimple_build_assign(lhs, c), true);
+				if (gsi_replace(&gsi, gimple_build_assign(lhs, c), true))
+					gimple_purge_dead_eh_edges(gimple_bb(gsi_stmt(gsi)));
 				if (vdef && TREE_CODE(vdef) == SSA_NAME)
 					release_ssa_name_fn(fn, vdef);
 				continue;

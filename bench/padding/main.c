@@ -19,7 +19,7 @@
 
 /* The mode-1 variant stores three words: longer than a call (20 bytes
  * on x86-64), so the default pads its sites with a jump over NOPs. */
-#define FUNCTION(k, attr)                                                   \
+#define FUNCTION(k, attr, copies)                                                 \
 	__attribute__((multiverse)) int k##_mode;                           \
 	attr void k##_fn(long *p);                                          \
 	__attribute__((multiverse)) void k##_fn(long *p)                    \
@@ -62,7 +62,7 @@
 		k##_mode = 1;                                               \
 		return multiverse_is_committed(k##_fn) != 0;                \
 	}                                                                   \
-	/* after: the variant, copied where the site is padded for it */    \
+	/* after: the variant, copied where the site holds it */            \
 	__attribute__((unused)) static int k##_committed(void)                                    \
 	{                                                                   \
 		const struct mv_info_fn *f;                                 \
@@ -74,17 +74,18 @@
 		f = multiverse_info_fn(k##_fn);                             \
 		s = multiverse_info_site(k##_fn, 0);                        \
 		return !f || !s || f->n_sites_inlined !=                    \
-		       (s->pad >= 21 ? f->n_sites : 0);                     \
+		       (copies ? f->n_sites : 0);                           \
 	}
 
-FUNCTION(unpadded, __attribute__((multiverse("inline", 0))))
-FUNCTION(defaulted, )
-FUNCTION(nop, __attribute__((multiverse("inline", 16))))
-FUNCTION(jump, __attribute__((multiverse("inline", 64))))
-FUNCTION(unpadded_c, __attribute__((multiverse("inline", 0))))
-FUNCTION(defaulted_c, )
-FUNCTION(nop_c, __attribute__((multiverse("inline", 16))))
-FUNCTION(jump_c, __attribute__((multiverse("inline", 64))))
+/* name, size, whether commit copies the variant into the sites */
+FUNCTION(unpadded, __attribute__((multiverse("inline", 0))), 0)
+FUNCTION(defaulted, , 1)
+FUNCTION(nop, __attribute__((multiverse("inline", 16))), 0)
+FUNCTION(jump, __attribute__((multiverse("inline", 64))), 1)
+FUNCTION(unpadded_c, __attribute__((multiverse("inline", 0))), 0)
+FUNCTION(defaulted_c, , 1)
+FUNCTION(nop_c, __attribute__((multiverse("inline", 16))), 0)
+FUNCTION(jump_c, __attribute__((multiverse("inline", 64))), 1)
 
 #define CAND(k, build, setup) \
 	{ "padding", "2 calls", build, "-", k##_warm, k##_cold, k##_##setup }

@@ -15,6 +15,7 @@ __attribute__((multiverse)) _Atomic int level;
 __attribute__((multiverse)) _Atomic _Bool on;
 __attribute__((multiverse)) _Atomic enum mode mode;
 __attribute__((multiverse)) _Atomic unsigned char small;
+__attribute__((multiverse)) _Atomic short neg;        /* read as unsigned */
 
 struct cfg {
 	__attribute__((multiverse)) _Atomic int verbose;
@@ -39,6 +40,15 @@ __attribute__((multiverse)) int by_mode(int x)
 	return atomic_load_explicit(&mode, memory_order_relaxed) == FAST ? x << 1 : x;
 }
 __attribute__((multiverse)) int by_small(int x) { return small > 200 ? x : -1; }
+__attribute__((multiverse)) int by_neg(int x)
+{
+	if (neg == -1)
+		return x - 1;
+	switch (neg) {
+	case -5: return x * 5;
+	default: return x;
+	}
+}
 __attribute__((multiverse)) int by_verbose(int x) { return cfg.verbose ? x + 1 : x - 1; }
 
 /* commit, then the result of fn(3) must be `want`, with fn bound iff
@@ -75,6 +85,11 @@ int main(void)
 	TRY(by_small, small = 1, -1, 1);
 	TRY(by_small, small = 250, 3, 0);               /* 201 is in, 250 not */
 	TRY(by_small, small = 201, 3, 1);
+
+	TRY(by_neg, neg = -1, 2, 1);
+	TRY(by_neg, neg = -5, 15, 1);
+	TRY(by_neg, neg = -2, 3, 0);
+	TRY(by_neg, neg = 1, 3, 1);
 
 	TRY(by_verbose, cfg.verbose = 1, 4, 1);
 	cfg.verbose = 0;

@@ -46,6 +46,7 @@ __attribute__((multiverse)) int f_run(void)
 	switch (run) {
 	case 3: case 4: case 5: return 1;
 	case 10 ... 12: return 2;
+	case 20 ... 1000: return 4;     /* its ends only: not too many variants */
 	default: return 3;
 	}
 }
@@ -100,6 +101,7 @@ int main(void)
 	TRY(f_run, run, 11, 1);
 	TRY(f_run, run, 12, 1);
 	TRY(f_run, run, 6, 0);
+	TRY(f_run, run, 500, 0);
 
 	const struct mv_info_var *vi = multiverse_info_var(&s64);
 	CHECK(vi && vi->width == 8 && vi->is_signed && !vi->is_fnptr);

@@ -121,7 +121,7 @@ int main(void)
 	double start;
 	int r;
 
-	live_guard(120);
+	live_guard(LIVE_HANG_SECONDS);
 	LIVE_CHECK(pthread_create(&h, NULL, holder, NULL) == 0);
 	LIVE_CHECK(pthread_create(&w, NULL, waiter, NULL) == 0);
 	while (holds < 3 || waits < 3)

@@ -31,7 +31,7 @@ int mv_text_write(void *dst, const void *src, size_t len);
 int mv_other_threads(void);
 
 /* Makes sure mv_cpu_sync() will work: the first call sets it up, every
- * call synchronizes once.  Returns 0, or a negative errno value
+ * later call synchronizes once.  Returns 0, or a negative errno value
  * (reported) when there is no safe way to synchronize the other threads
  * now. */
 int mv_cpu_sync_ready(void);

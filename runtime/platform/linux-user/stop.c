@@ -57,10 +57,11 @@
  *     every signal so, and take the C library's locks.  Neither could go
  *     on until the time ran out.  So once a stop has waited BLOCKED_MS,
  *     and every BLOCKED_MS after, the caller looks at each thread it is
- *     still waiting for: if one blocks SIGTRAP and sleeps, everyone is
- *     let go at once, the caller waits until that thread no longer
- *     blocks SIGTRAP, pauses as in 4b, and stops again.  Letting go is
- *     always safe: nothing was written yet.
+ *     still waiting for: if one blocks SIGTRAP and sleeps in futex(),
+ *     everyone is let go at once, the caller waits until that thread no
+ *     longer blocks SIGTRAP, pauses as in 4b, and stops again, all
+ *     within STOP_TIMEOUT_MS.  Letting go is always safe: nothing was
+ *     written yet.
  *
  * If step 4 is not reached within STOP_TIMEOUT_MS (a thread stopped by a
  * debugger or SIGSTOP, or sleeping uninterruptibly for that long), the
@@ -323,12 +324,19 @@ static pid_t laggard(pid_t self, char *state)
 	return tid;
 }
 
-/* 4c: a thread that blocks SIGTRAP and sleeps (perhaps for a lock that
- * a parked thread holds).  A parked thread blocks SIGTRAP too, in its
- * handler, but sleeps on stop_gen: unparked() leaves it out. */
+/* 4c: a thread that blocks SIGTRAP and sleeps in futex(), perhaps for a
+ * lock that a parked thread holds.  (A thread in any other blocking call
+ * will leave it without us: the stop waits for it.)  A parked thread
+ * blocks SIGTRAP too, in its handler, and sleeps in futex() on stop_gen:
+ * unparked() left it out, but it may have got there since, so that is
+ * looked at again last. */
 static int blocked_sleeping(const char *tid)
 {
-	return blocks_sigtrap(tid) && task_state(tid) == 'S';
+	char buf[256];
+
+	return mv_linux_task_file(tid, "syscall", buf, sizeof buf) &&
+	       strtoul(buf, NULL, 10) == SYS_futex && blocks_sigtrap(tid) &&
+	       task_state(tid) == 'S' && !parked_or_gone(tid);
 }
 
 /* 4c: waits until thread tid no longer blocks SIGTRAP (or is gone), up
@@ -489,8 +497,9 @@ int mv_world_stop(int (*inside)(uintptr_t pc))
 		 * rounds together may take it to find no one in the way */
 		err = park_all(now_ms() + timeout, &late, &state);
 		if (err == -EINTR) {
-			/* 4c: until it has what it waited for */
-			if (wait_unblocked(late, deadline, pause_us)) {
+			/* 4c: until it has what it waited for, within the
+			 * time of the whole stop */
+			if (wait_unblocked(late, deadline, pause_us) && now_ms() <= deadline) {
 				struct timespec pause = { 0, pause_us * 1000 };
 				nanosleep(&pause, NULL);
 				continue;

@@ -170,8 +170,9 @@ static long membarrier(int cmd)
 }
 
 /* A failure is not remembered: a seccomp filter or a kernel may refuse
- * now, and the next batch asks again.  Once set up, each batch still
- * synchronizes once before it writes anything: a filter installed since
+ * now, and the next batch asks again.  Once set up, each later batch
+ * synchronizes once before it writes anything (the first registers, which
+ * the same filter would refuse): a filter installed since
  * the last batch (servers enter their sandbox after start-up) would
  * otherwise fail the batch's first sync, with breakpoints in the text
  * that only a sync can take out again. */
