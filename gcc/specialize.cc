@@ -326,12 +326,17 @@ void warn_not_versionable(tree decl)
  * a clone goes first.  A variant moved to the list's end is compiled
  * before the functions that call its generic, which then know the size
  * of its calls' padding (mv_site_size_known) and emit it as such: a
- * much shorter text to assemble. */
+ * much shorter text to assemble.  The list's end is found once per
+ * pass: each clone moved there becomes it. */
+symtab_node *list_end;
+
 void compile_early(cgraph_node *clone)
 {
-	symtab_node *n = clone, *tail = n;
-	while (tail->next)
-		tail = tail->next;
+	symtab_node *n = clone;
+	if (!list_end || list_end->next)
+		for (list_end = n; list_end->next; list_end = list_end->next)
+			;
+	symtab_node *tail = list_end;
 	if (tail == n)
 		return;
 	if (n->previous)
@@ -342,6 +347,7 @@ void compile_early(cgraph_node *clone)
 	tail->next = n;
 	n->previous = tail;
 	n->next = NULL;
+	list_end = n;
 }
 
 void specialize(cgraph_node *node)
@@ -459,6 +465,7 @@ struct specialize_pass : public simple_ipa_opt_pass {
 		if (!mv_unit_uses_multiverse || seen_error())
 			return 0;
 		std::vector<cgraph_node *> todo;
+		list_end = NULL;
 		cgraph_node *node;
 		FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node)
 			if (mv_is_function(node->decl) && !node->clone_of &&

@@ -284,17 +284,25 @@ static void note_late(pid_t tid, char *state)
 	*state = task_state(name);
 }
 
-/* Whether thread tid is parked (waiting on stop_gen: /proc's syscall
- * file reads "nr arg1 ...") or gone. */
-static int parked_or_gone(const char *tid)
+/* The futex word thread tid waits on (/proc's syscall file reads
+ * "nr arg1 ..."): 0 if it is in another system call or none, 1 if it
+ * is gone. */
+static uintptr_t futex_of(const char *tid)
 {
 	char buf[256], *end;
 
 	if (!mv_linux_task_file(tid, "syscall", buf, sizeof buf))
 		return 1;
 	/* no sscanf(): it may take the locale's lock */
-	return strtoul(buf, &end, 10) == SYS_futex &&
-	       strtoul(end, NULL, 16) == (uintptr_t)&stop_gen;
+	return strtoul(buf, &end, 10) == SYS_futex ? strtoul(end, NULL, 16) : 0;
+}
+
+/* Whether thread tid is parked (waiting on stop_gen) or gone. */
+static int parked_or_gone(const char *tid)
+{
+	uintptr_t word = futex_of(tid);
+
+	return word == 1 || word == (uintptr_t)&stop_gen;
 }
 
 /* The first signalled thread, other than self, not parked and for which
@@ -332,11 +340,10 @@ static pid_t laggard(pid_t self, char *state)
  * looked at again last. */
 static int blocked_sleeping(const char *tid)
 {
-	char buf[256];
+	uintptr_t word;
 
-	return mv_linux_task_file(tid, "syscall", buf, sizeof buf) &&
-	       strtoul(buf, NULL, 10) == SYS_futex && blocks_sigtrap(tid) &&
-	       task_state(tid) == 'S' && !parked_or_gone(tid);
+	return blocks_sigtrap(tid) && task_state(tid) == 'S' &&
+	       (word = futex_of(tid)) > 1 && word != (uintptr_t)&stop_gen;
 }
 
 /* 4c: waits until thread tid no longer blocks SIGTRAP (or is gone), up
