@@ -46,7 +46,7 @@ CXXFLAGS_P := -std=gnu++17 -O2 -g -Wall -fPIC -fno-rtti -fno-exceptions \
 PLUGIN_SRC  := $(wildcard gcc/*.cc) gcc/arch/$(ARCH).cc
 PLUGIN_HDR  := $(wildcard gcc/*.h)
 RUNTIME_SRC := $(wildcard runtime/*.c $(PLATFORM)/*.c) runtime/arch/$(ARCH).c
-RUNTIME_HDR := $(wildcard runtime/*.h runtime/arch/$(ARCH)*.h $(PLATFORM)/*.h) include/multiverse.h \
+RUNTIME_HDR := $(wildcard runtime/*.h runtime/arch/$(ARCH)*.h $(PLATFORM)/*.h) include/multiverse.h include/multiverse-luhsra.h \
                common/descriptor.h common/multiverse-version.h
 RUNTIME_OBJ := $(patsubst runtime/%.c,$(B)/runtime/%.o,$(RUNTIME_SRC))
 FAULTS_OBJ  := $(patsubst runtime/%.c,$(B)/faults/%.o,$(RUNTIME_SRC))
@@ -164,7 +164,7 @@ $(B)/multiverse-g++: common/multiverse-cc.in common/multiverse-version.h
 # install: the standard layout.
 #   BINDIR      PREFIX/bin: the wrappers (multiverse-gcc, multiverse-g++,
 #               multiverse-clang) and multiverse-inspect
-#   INCLUDEDIR  PREFIX/include: multiverse.h
+#   INCLUDEDIR  PREFIX/include: multiverse.h, multiverse-luhsra.h
 #   LIBDIR      PREFIX/lib (a Debian package: /usr/lib/<multiarch>): the
 #               runtime, libmultiverse.so.VERSION with its soname and the
 #               linkers' name, and libmultiverse.a; pkgconfig/multiverse.pc
@@ -216,7 +216,7 @@ NATIVE    = $(filter multiverse-gcc,$(WRAPPER))
 
 install: all $(if $(WITH_CLANG),install-clang)
 	install -d "$(D_BIN)" "$(DESTDIR)$(INCLUDEDIR)" "$(D_LIB)/pkgconfig" "$(D_CMAKE)" "$(D_PLUGIN)"
-	install -m 644 include/multiverse.h "$(DESTDIR)$(INCLUDEDIR)/"
+	install -m 644 include/multiverse.h include/multiverse-luhsra.h "$(DESTDIR)$(INCLUDEDIR)/"
 	install -m 644 $(B)/libmultiverse.a "$(D_LIB)/"
 	install -m 755 $(B)/$(SONAME) "$(D_LIB)/libmultiverse.so.$(MV_VERSION)"
 	ln -sf libmultiverse.so.$(MV_VERSION) "$(D_LIB)/$(SONAME)"
@@ -245,6 +245,7 @@ install-clang: $(B)/multiverse-clang.so
 # or not Clang is still there.
 uninstall: $(if $(filter x86_64,$(ARCH)),uninstall-clang)
 	rm -f "$(D_BIN)/$(WRAPPER)" "$(DESTDIR)$(INCLUDEDIR)/multiverse.h" \
+	    "$(DESTDIR)$(INCLUDEDIR)/multiverse-luhsra.h" \
 	    "$(D_LIB)/libmultiverse.a" "$(D_LIB)/libmultiverse.so.$(MV_VERSION)" \
 	    "$(D_LIB)/$(SONAME)" "$(D_LIB)/libmultiverse.so" "$(D_LIB)/pkgconfig/multiverse.pc" \
 	    "$(D_CMAKE)/MultiverseConfig.cmake" "$(D_CMAKE)/MultiverseConfigVersion.cmake" \

@@ -38,6 +38,10 @@
  * compiled without the plugin that must reach the runtime of a program
  * whose other units have it defines MULTIVERSE_LINK_RUNTIME first.
  *
+ * Programs written for the original implementation (luhsra/multiverse)
+ * define MULTIVERSE_LUHSRA_API: this header is then
+ * <multiverse-luhsra.h>, that implementation's API on this runtime.
+ *
  * The Linux kernel has this header as <linux/multiverse.h>
  * (linux/prepare.sh copies it): the same API, exported to GPL modules,
  * the attribute also spelled __multiverse, __multiverse_tracked and
@@ -45,7 +49,10 @@
  * state), and multiverse_free_init_mem() for kernel_init().  Every call
  * may sleep (docs/kernel.md).
  */
-#ifndef MULTIVERSE_H
+#if defined(MULTIVERSE_LUHSRA_API) && !defined(__KERNEL__)
+/* The original implementation's API instead (that header says how). */
+#include "multiverse-luhsra.h"
+#elif !defined(MULTIVERSE_H)
 #define MULTIVERSE_H
 
 #ifdef __KERNEL__
