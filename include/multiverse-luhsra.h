@@ -22,16 +22,26 @@
  * are 32-bit there, so a bound beyond that range is saturated here; the
  * records stay valid until the module (executable or shared object) that
  * defines the function or switch is unloaded, and each call refreshes
- * them; there are no patch points to walk (patchpoints_head is NULL).
+ * them, and so does every commit, revert and bind; there are no patch
+ * points to walk (patchpoints_head is NULL).
+ *
+ * Without the plugin (and without MULTIVERSE_LINK_RUNTIME), as with
+ * <multiverse.h>, the calls do nothing and need no runtime: the info
+ * calls return NULL, the others 0.
  */
 #ifndef MULTIVERSE_LUHSRA_H
 #define MULTIVERSE_LUHSRA_H
+
+#if defined(MULTIVERSE_H) && !defined(MULTIVERSE_LUHSRA_NO_NAMES)
+#error "multiverse-luhsra.h: this unit already has <multiverse.h>'s API; one unit uses one of the two APIs (define MULTIVERSE_LUHSRA_API for the original's)"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-/* <multiverse.h>'s spellings of the attribute, for code that mixes both */
+/* <multiverse.h>'s spellings of the attribute, for code that uses both
+ * spellings */
 #ifndef MULTIVERSE
 #ifdef __MULTIVERSE__
 #define MULTIVERSE __attribute__((multiverse))
@@ -120,10 +130,14 @@ struct mv_luhsra_var {
 	struct mv_luhsra_fn_ref *functions_head;   /* the functions that read it */
 };
 
+#if defined(__MULTIVERSE__) || defined(MULTIVERSE_LINK_RUNTIME)
+
 /* The runtime's side (runtime/luhsra.c): NULL if fn (var) is not a
  * multiversed function or function-pointer switch (not a switch). */
 struct mv_luhsra_fn *multiverse_luhsra_info_fn(void *fn);
 struct mv_luhsra_var *multiverse_luhsra_info_var(void *var);
+/* refreshes the records handed out, after a commit, revert or bind */
+void multiverse_luhsra_update(void);
 
 /* <multiverse.h>'s calls, which return negative errno values. */
 int multiverse_init(void);
@@ -144,21 +158,48 @@ static inline int mv_luhsra_status_(int r)
 	return r < 0 ? -1 : r;
 }
 
+/* A call that may change what the records say. */
+static inline int mv_luhsra_changed_(int r)
+{
+	multiverse_luhsra_update();
+	return mv_luhsra_status_(r);
+}
+
 static inline int mv_luhsra_init(void) { return mv_luhsra_status_(multiverse_init()); }
-static inline int mv_luhsra_commit(void) { return mv_luhsra_status_(multiverse_commit()); }
-static inline int mv_luhsra_revert(void) { return mv_luhsra_status_(multiverse_revert()); }
+static inline int mv_luhsra_commit(void) { return mv_luhsra_changed_(multiverse_commit()); }
+static inline int mv_luhsra_revert(void) { return mv_luhsra_changed_(multiverse_revert()); }
 static inline int mv_luhsra_commit_refs(void *var)
-{ return mv_luhsra_status_(multiverse_commit_refs(var)); }
+{ return mv_luhsra_changed_(multiverse_commit_refs(var)); }
 static inline int mv_luhsra_revert_refs(void *var)
-{ return mv_luhsra_status_(multiverse_revert_refs(var)); }
+{ return mv_luhsra_changed_(multiverse_revert_refs(var)); }
 static inline int mv_luhsra_commit_fn(void *fn)
-{ return mv_luhsra_status_(multiverse_commit_fn(fn)); }
+{ return mv_luhsra_changed_(multiverse_commit_fn(fn)); }
 static inline int mv_luhsra_revert_fn(void *fn)
-{ return mv_luhsra_status_(multiverse_revert_fn(fn)); }
+{ return mv_luhsra_changed_(multiverse_revert_fn(fn)); }
 static inline int mv_luhsra_is_committed(void *fn)
 { return mv_luhsra_status_(multiverse_is_committed(fn)); }
+/* There, any state above 0 binds. */
 static inline int mv_luhsra_bind(void *var, int state)
-{ return mv_luhsra_status_(multiverse_bind(var, state)); }
+{ return mv_luhsra_changed_(multiverse_bind(var, state > 0 ? 1 : state)); }
+
+#else   /* no plugin: nothing is multiversed */
+
+static inline struct mv_luhsra_fn *multiverse_luhsra_info_fn(void *fn) { (void)fn; return 0; }
+static inline struct mv_luhsra_var *multiverse_luhsra_info_var(void *var) { (void)var; return 0; }
+static inline int mv_luhsra_init(void) { return 0; }
+static inline int mv_luhsra_commit(void) { return 0; }
+static inline int mv_luhsra_revert(void) { return 0; }
+static inline int mv_luhsra_commit_refs(void *var) { (void)var; return 0; }
+static inline int mv_luhsra_revert_refs(void *var) { (void)var; return 0; }
+static inline int mv_luhsra_commit_fn(void *fn) { (void)fn; return 0; }
+static inline int mv_luhsra_revert_fn(void *fn) { (void)fn; return 0; }
+static inline int mv_luhsra_is_committed(void *fn) { (void)fn; return 0; }
+static inline int mv_luhsra_bind(void *var, int state) { (void)var; (void)state; return 0; }
+static inline void multiverse_dump_info(FILE *out) { (void)out; }
+static inline const char *multiverse_last_error(void) { return ""; }
+static inline const char *multiverse_version(void) { return ""; }
+
+#endif
 
 static inline int multiverse_commit_info_fn(struct mv_luhsra_fn *fn)
 { return fn ? mv_luhsra_commit_fn(fn->function_body) : -1; }
@@ -196,7 +237,7 @@ static inline int multiverse_revert_info_refs(struct mv_luhsra_var *var)
 /* With no argument (stderr), as there, or with a stream, as in
  * <multiverse.h>: in C a macro that takes either, in C++ an overload. */
 #ifdef __cplusplus
-inline void multiverse_dump_info() { multiverse_dump_info(nullptr); }
+inline void multiverse_dump_info() { multiverse_dump_info(0); }
 #else
 static inline FILE *mv_luhsra_stream_(FILE *const *arg, size_t size)
 {

@@ -52,6 +52,8 @@
 #if defined(MULTIVERSE_LUHSRA_API) && !defined(__KERNEL__)
 /* The original implementation's API instead (that header says how). */
 #include "multiverse-luhsra.h"
+#elif defined(MULTIVERSE_LUHSRA_H)
+#error "multiverse.h: this unit already has multiverse-luhsra.h's API; one unit uses one of the two APIs"
 #elif !defined(MULTIVERSE_H)
 #define MULTIVERSE_H
 

@@ -117,6 +117,7 @@ struct mv_tables {
 	struct mv_site *sites;
 	size_t n_vars, n_fns, n_sites;
 	size_t n_regions;         /* sites with a region */
+	unsigned long generation; /* changes whenever records join or leave */
 };
 
 extern struct mv_tables mv;

@@ -5,12 +5,18 @@
  * records, struct mv_info_var with the functions that read it.
  *
  * Programs written for it keep the pointers these calls return and read
- * them later, so a record never moves: one is made per function and per
- * switch the first time anything is asked, and kept.  Its variant and
- * guard arrays, and a switch's list of functions, point into each other,
- * so every call refreshes all of them from the tables at once: the
- * records then agree with each other and with the tables.  A record of a
- * module that was unloaded is no longer refreshed, nor handed out.
+ * them later, so nothing they point to ever moves or is freed: a record
+ * is made per function and per switch the first time anything is asked,
+ * and kept; an array that must grow is replaced and the old one left.
+ * The records point into each other (guards to switches, switches to the
+ * functions that read them), so they are built together, again only when
+ * modules joined or left the tables since (mv.generation).  What a commit
+ * or a bind changes (active_mvfn, flag_bound) is refreshed by every info
+ * call and, through the header's wrappers, after every commit, revert and
+ * bind, as the original's own records were.  Each field is stored once
+ * with its new value, never cleared first, for threads reading them.
+ * A record of a module that was unloaded is no longer refreshed, nor
+ * handed out.
  *
  * User space only: the kernel has no use for it.
  */
@@ -28,7 +34,8 @@ struct fn_rec {
 struct var_rec {
 	struct mv_luhsra_var pub;
 	struct mv_luhsra_fn_ref *refs;
-	size_t cap_refs;
+	size_t cap_refs, n_readers;
+	const struct mv_fn *last;   /* the reader counted last */
 };
 
 /* Records by address (a function's generic, a switch's address),
@@ -39,6 +46,8 @@ struct rec_index {
 };
 
 static struct rec_index fn_index, var_index;
+static unsigned long built_generation;
+static int built, handed_out;
 
 /* The slot of key in x: where it is, or where it would go. */
 static size_t index_slot(const struct rec_index *x, const void *key)
@@ -89,6 +98,24 @@ static void *index_get(struct rec_index *x, const void *key, size_t size)
 	return rec;
 }
 
+/* *arr holds *cap elements of size bytes: at least want, after this.  A
+ * new array replaces it, with its elements; the old one is left where it
+ * is, since a program may hold pointers into it. */
+static int grow(void *arr, size_t *cap, size_t want, size_t size)
+{
+	void *p;
+
+	if (want <= *cap)
+		return 0;
+	if (!(p = calloc(want, size)))
+		return -ENOMEM;
+	if (*cap)
+		memcpy(p, *(void **)arr, *cap * size);
+	*(void **)arr = p;
+	*cap = want;
+	return 0;
+}
+
 /* Its fields are const, as there; the record is ours to fill. */
 static void set_name(char *const *field, const char *name)
 {
@@ -104,38 +131,27 @@ static mv_value_t bound32(int64_t v, int is_signed)
 	return (uint64_t)v > UINT32_MAX ? UINT32_MAX : (mv_value_t)v;
 }
 
-static int fill_var(const struct mv_var *v)
+static int build_var(const struct mv_var *v)
 {
 	struct var_rec *r = index_get(&var_index, v->addr, sizeof *r);
+	struct mv_luhsra_var bits;
 
 	if (!r)
 		return -ENOMEM;
+	bits.info = 0;
+	bits.variable_width = v->width;
+	bits.flag_tracked = !!(v->flags & MV_VAR_TRACKED);
+	bits.flag_signed = !!(v->flags & MV_VAR_SIGNED);
+	bits.flag_bound = !!v->bound;
 	set_name(&r->pub.name, v->name);
 	r->pub.variable_location = v->addr;
-	r->pub.info = 0;
-	r->pub.variable_width = v->width;
-	r->pub.flag_tracked = !!(v->flags & MV_VAR_TRACKED);
-	r->pub.flag_signed = !!(v->flags & MV_VAR_SIGNED);
-	r->pub.flag_bound = !!v->bound;
-	r->pub.functions_head = 0;
+	r->pub.info = bits.info;
+	r->n_readers = 0;
+	r->last = 0;
 	return 0;
 }
 
-/* *arr has room for *cap elements of size bytes: make it want. */
-static int reserve(void *arr, size_t *cap, size_t want, size_t size)
-{
-	void *p;
-
-	if (want <= *cap)
-		return 0;
-	if (!(p = realloc(*(void **)arr, want * size)))
-		return -ENOMEM;
-	*(void **)arr = p;
-	*cap = want;
-	return 0;
-}
-
-static int fill_fn(const struct mv_fn *f)
+static int build_fn(const struct mv_fn *f)
 {
 	const struct mv_desc_fn *d = f->desc;
 	struct fn_rec *r = index_get(&fn_index, f->generic, sizeof *r);
@@ -145,15 +161,9 @@ static int fill_fn(const struct mv_fn *f)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < d->n_variants; i++)
 		n_guards += d->variants[i].n_guards;
-	if (reserve(&r->mvfns, &r->cap_mvfns, d->n_variants, sizeof *r->mvfns) < 0 ||
-	    reserve(&r->guards, &r->cap_guards, n_guards, sizeof *r->guards) < 0)
+	if (grow(&r->mvfns, &r->cap_mvfns, d->n_variants, sizeof *r->mvfns) < 0 ||
+	    grow(&r->guards, &r->cap_guards, n_guards, sizeof *r->guards) < 0)
 		return -ENOMEM;
-	set_name(&r->pub.name, d->name);
-	r->pub.function_body = f->generic;
-	r->pub.n_mv_functions = d->n_variants;
-	r->pub.mv_functions = r->mvfns;
-	r->pub.patchpoints_head = 0;
-	r->pub.active_mvfn = 0;
 	for (uint32_t i = 0; i < d->n_variants; i++) {
 		const struct mv_desc_variant *x = &d->variants[i];
 		struct mv_luhsra_mvfn *m = &r->mvfns[i];
@@ -166,91 +176,143 @@ static int fill_fn(const struct mv_fn *f)
 		for (uint32_t j = 0; j < x->n_guards; j++, k++) {
 			const struct mv_desc_guard *g = &x->guards[j];
 			const struct mv_var *v = mv_find_var(g->var);
-			int sgn = v && v->flags & MV_VAR_SIGNED;
 			struct var_rec *vr = v ? index_find(&var_index, v->addr) : 0;
 
 			if (vr)
 				r->guards[k].variable.info = &vr->pub;
 			else
 				r->guards[k].variable.location = g->var;
-			r->guards[k].lower_bound = bound32(g->low, sgn);
-			r->guards[k].upper_bound = bound32(g->high, sgn);
+			r->guards[k].lower_bound = bound32(g->low, v && v->flags & MV_VAR_SIGNED);
+			r->guards[k].upper_bound = bound32(g->high, v && v->flags & MV_VAR_SIGNED);
+			if (vr && vr->last != f) {
+				vr->last = f;
+				vr->n_readers++;
+			}
 		}
-		if (!r->pub.active_mvfn && f->active != f->generic && x->body == f->active)
-			r->pub.active_mvfn = m;
 	}
+	set_name(&r->pub.name, d->name);
+	r->pub.function_body = f->generic;
+	r->pub.mv_functions = r->mvfns;
+	r->pub.n_mv_functions = d->n_variants;
 	return 0;
 }
 
 /* A function-pointer switch as that implementation lists it: a function
  * record with n_mv_functions = -1 and one record of what it is bound to. */
-static int fill_fnptr(const struct mv_var *v)
+static int build_fnptr(const struct mv_var *v)
 {
 	struct fn_rec *r = index_get(&fn_index, v->addr, sizeof *r);
 
-	if (!r)
-		return -ENOMEM;
-	if (reserve(&r->mvfns, &r->cap_mvfns, 1, sizeof *r->mvfns) < 0)
+	if (!r || grow(&r->mvfns, &r->cap_mvfns, 1, sizeof *r->mvfns) < 0)
 		return -ENOMEM;
 	set_name(&r->pub.name, v->name);
 	r->pub.function_body = v->addr;
-	r->pub.n_mv_functions = -1;
 	r->pub.mv_functions = r->mvfns;
-	r->pub.patchpoints_head = 0;
-	r->mvfns->function_body = v->active;
-	r->mvfns->n_assignments = 0;
-	r->mvfns->assignments = 0;
-	r->pub.active_mvfn = v->active ? r->mvfns : 0;
+	r->pub.n_mv_functions = -1;
 	return 0;
 }
 
-/* Each switch's list of the functions that read it. */
+/* Each switch's list of the functions that read it (build_fn counted
+ * them): room first, then the nodes, then the head. */
 static int link_readers(void)
 {
 	for (size_t i = 0; i < mv.n_vars; i++) {
-		const struct mv_var *v = &mv.vars[i];
-		struct var_rec *vr = index_find(&var_index, v->addr);
-		size_t n = 0;
+		struct var_rec *vr = index_find(&var_index, mv.vars[i].addr);
 
-		if (!vr)
+		if (grow(&vr->refs, &vr->cap_refs, vr->n_readers, sizeof *vr->refs) < 0)
 			return -ENOMEM;
-		for (size_t j = 0; j < mv.n_fns; j++)
-			n += !(mv.fns[j].desc->flags & MV_FN_PLAIN) && mv_reads(mv.fns[j].desc, v->addr);
-		if (reserve(&vr->refs, &vr->cap_refs, n, sizeof *vr->refs) < 0)
-			return -ENOMEM;
-		n = 0;
-		for (size_t j = 0; j < mv.n_fns; j++) {
-			const struct mv_fn *f = &mv.fns[j];
+		vr->last = 0;
+		vr->n_readers = 0;
+	}
+	for (size_t j = 0; j < mv.n_fns; j++) {
+		const struct mv_fn *f = &mv.fns[j];
+		const struct mv_desc_fn *d = f->desc;
 
-			if (f->desc->flags & MV_FN_PLAIN || !mv_reads(f->desc, v->addr))
-				continue;
-			vr->refs[n].fn = &((struct fn_rec *)index_find(&fn_index, f->generic))->pub;
-			vr->refs[n].next = 0;
-			if (n)
-				vr->refs[n - 1].next = &vr->refs[n];
-			n++;
-		}
-		vr->pub.functions_head = n ? vr->refs : 0;
+		if (d->flags & MV_FN_PLAIN)
+			continue;
+		for (uint32_t i = 0; i < d->n_variants; i++)
+			for (uint32_t k = 0; k < d->variants[i].n_guards; k++) {
+				struct var_rec *vr = index_find(&var_index, d->variants[i].guards[k].var);
+
+				if (!vr || vr->last == f)
+					continue;
+				vr->last = f;
+				vr->refs[vr->n_readers++].fn =
+					&((struct fn_rec *)index_find(&fn_index, f->generic))->pub;
+			}
+	}
+	for (size_t i = 0; i < mv.n_vars; i++) {
+		struct var_rec *vr = index_find(&var_index, mv.vars[i].addr);
+
+		for (size_t k = 0; k < vr->n_readers; k++)
+			vr->refs[k].next = k + 1 < vr->n_readers ? &vr->refs[k + 1] : 0;
+		vr->pub.functions_head = vr->n_readers ? vr->refs : 0;
 	}
 	return 0;
 }
 
-static int refresh(void)
+static int build(void)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < mv.n_vars; i++)
+		err = build_var(&mv.vars[i]);
+	for (size_t i = 0; !err && i < mv.n_vars; i++)
+		if (mv.vars[i].flags & MV_VAR_FNPTR)
+			err = build_fnptr(&mv.vars[i]);
+	for (size_t i = 0; !err && i < mv.n_fns; i++)
+		if (!(mv.fns[i].desc->flags & MV_FN_PLAIN))
+			err = build_fn(&mv.fns[i]);
+	if (!err)
+		err = link_readers();
+	if (err)
+		return mv_error(err, "out of memory for the records of "
+				"multiverse_info_fn() and multiverse_info_var()");
+	built = 1;
+	built_generation = mv.generation;
+	return 0;
+}
+
+/* What commits and binds change. */
+static void refresh(void)
+{
+	for (size_t i = 0; i < mv.n_vars; i++) {
+		const struct mv_var *v = &mv.vars[i];
+		struct var_rec *vr = index_find(&var_index, v->addr);
+
+		vr->pub.flag_bound = !!v->bound;
+		if (v->flags & MV_VAR_FNPTR) {
+			struct fn_rec *r = index_find(&fn_index, v->addr);
+
+			r->mvfns->function_body = v->active;
+			r->pub.active_mvfn = v->active ? r->mvfns : 0;
+		}
+	}
+	for (size_t i = 0; i < mv.n_fns; i++) {
+		const struct mv_fn *f = &mv.fns[i];
+		const struct mv_desc_fn *d = f->desc;
+		struct mv_luhsra_mvfn *active = 0;
+		struct fn_rec *r;
+
+		if (d->flags & MV_FN_PLAIN)
+			continue;
+		r = index_find(&fn_index, f->generic);
+		for (uint32_t k = 0; f->active != f->generic && !active && k < d->n_variants; k++)
+			if (d->variants[k].body == f->active)
+				active = &r->mvfns[k];
+		r->pub.active_mvfn = active;
+	}
+}
+
+/* The records, up to date; under the lock. */
+static int update(void)
 {
 	int err = mv_sync();
 
-	for (size_t i = 0; err >= 0 && i < mv.n_vars; i++)
-		err = fill_var(&mv.vars[i]);
-	for (size_t i = 0; err >= 0 && i < mv.n_vars; i++)
-		if (mv.vars[i].flags & MV_VAR_FNPTR)
-			err = fill_fnptr(&mv.vars[i]);
-	for (size_t i = 0; err >= 0 && i < mv.n_fns; i++)
-		if (!(mv.fns[i].desc->flags & MV_FN_PLAIN))
-			err = fill_fn(&mv.fns[i]);
+	if (err >= 0 && (!built || built_generation != mv.generation))
+		err = build();
 	if (err >= 0)
-		err = link_readers();
-	if (err == -ENOMEM)
-		mv_error(err, "out of memory for the records of multiverse_info_fn() and multiverse_info_var()");
+		refresh();
 	return err;
 }
 
@@ -261,12 +323,13 @@ MV_API struct mv_luhsra_fn *multiverse_luhsra_info_fn(void *fn)
 	const struct mv_var *v;
 
 	mv_lock();
-	if (refresh() >= 0) {
+	if (update() >= 0) {
 		f = mv_find_fn(fn);
 		v = f ? 0 : mv_find_var(fn);
 		if ((f && !(f->desc->flags & MV_FN_PLAIN)) || (v && v->flags & MV_VAR_FNPTR))
 			info = &((struct fn_rec *)index_find(&fn_index, f ? f->generic : v->addr))->pub;
 	}
+	handed_out |= !!info;
 	mv_unlock();
 	return info;
 }
@@ -277,8 +340,19 @@ MV_API struct mv_luhsra_var *multiverse_luhsra_info_var(void *var)
 	const struct mv_var *v;
 
 	mv_lock();
-	if (refresh() >= 0 && (v = mv_find_var(var)))
+	if (update() >= 0 && (v = mv_find_var(var)))
 		info = &((struct var_rec *)index_find(&var_index, v->addr))->pub;
+	handed_out |= !!info;
 	mv_unlock();
 	return info;
+}
+
+/* After a commit, revert or bind: the records a program holds say what
+ * changed.  Nothing to do before any was handed out. */
+MV_API void multiverse_luhsra_update(void)
+{
+	mv_lock();
+	if (handed_out)
+		update();
+	mv_unlock();
 }

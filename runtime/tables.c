@@ -275,6 +275,7 @@ int mv_reserve(const struct mv_module *m)
 /* Each kind in turn; a retry after failure merges again harmlessly. */
 int mv_merge(const struct mv_module *m)
 {
+	mv.generation++;
 	if (merge_vars(m) || merge_fns(m) || merge_sites(m))
 		return -ENOMEM;
 	return 0;
@@ -336,6 +337,7 @@ void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
 {
 	size_t k = 0;
 
+	mv.generation++;
 	for (size_t i = 0; i < mv.n_vars; i++) {
 		if (mv_in_spans(spans, n, mv.vars[i].addr)) {
 			free((char *)mv.vars[i].name);

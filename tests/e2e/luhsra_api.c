@@ -32,6 +32,7 @@ __attribute__((multiverse)) int uses_tracked(void)
 }
 
 static int twice(int x) { return 2 * x; }
+static int thrice(int x) { return 3 * x; }
 __attribute__((multiverse)) int call_hook(int x) { return hook(x); }
 int plain(void) { return 3; }
 
@@ -148,19 +149,17 @@ int main(void)
 	a = 1, b = 1;
 	CHECK_EQ(multiverse_commit_info_fn(fb), 1);
 	CHECK_EQ(multiverse_is_committed(both), 1);
-	CHECK(multiverse_info_fn(both) == fb);
 	CHECK(fb->active_mvfn != NULL && fb->active_mvfn->function_body == matching(fb)->function_body);
 	CHECK(fb->active_mvfn->function_body != (void *)both);
 	a = 0;
 	CHECK_EQ(both(), 1);      /* bound until the next commit */
 	CHECK_EQ(multiverse_commit_info_refs(va), 1);
 	CHECK_EQ(both(), 0);
-	multiverse_info_fn(both);
 	CHECK(fb->active_mvfn && fb->active_mvfn->function_body == matching(fb)->function_body);
 	CHECK_EQ(multiverse_revert_info_fn(fb), 1);
 	CHECK_EQ(multiverse_is_committed(both), 0);
-	multiverse_info_fn(both);
 	CHECK(fb->active_mvfn == NULL);
+	CHECK(multiverse_info_fn(both) == fb);  /* the same record every time */
 	CHECK_EQ(multiverse_commit_refs(&b), 1);
 	CHECK_EQ(multiverse_revert_info_refs(multiverse_info_var(&b)), 1);
 
@@ -180,17 +179,25 @@ int main(void)
 	struct mv_info_fn *fh = multiverse_info_fn(&hook);
 	CHECK(fh != NULL && fh->n_mv_functions == -1 && fh->active_mvfn == NULL);
 	CHECK_EQ(multiverse_commit_info_fn(fh), 1);
-	multiverse_info_fn(&hook);
 	CHECK(fh->active_mvfn && fh->active_mvfn->function_body == (void *)twice);
-	CHECK_EQ(call_hook(4), 8);
+	hook = thrice;
+	CHECK_EQ(call_hook(4), 8);              /* bound until the next commit */
 	CHECK_EQ(multiverse_revert_info_fn(fh), 1);
+	CHECK(fh->active_mvfn == NULL);
+	CHECK_EQ(call_hook(4), 12);
 
-	/* Binding a tracked switch, and the commit all. */
-	CHECK_EQ(multiverse_bind(&tracked, 1), 1);
+	/* Binding a tracked switch (any state above 0 binds, as there), and
+	 * the commit all. */
+	CHECK_EQ(multiverse_bind(&tracked, 2), 1);
+	CHECK_EQ(vt->flag_bound, 1);            /* the record follows at once */
 	tracked = 1;
 	CHECK(multiverse_commit() >= 1);
-	CHECK_EQ(uses_tracked(), 5);
+	tracked = 0;
+	CHECK_EQ(uses_tracked(), 5);            /* bound */
 	CHECK(multiverse_revert() >= 1);
+	CHECK_EQ(uses_tracked(), 6);
+	CHECK_EQ(multiverse_bind(&tracked, 0), 0);
+	CHECK_EQ(vt->flag_bound, 0);
 
 	/* Errors are -1, with a message. */
 	CHECK_EQ(multiverse_commit_refs(&not_a_switch), -1);
@@ -200,7 +207,7 @@ int main(void)
 	CHECK_EQ(multiverse_revert_fn(NULL), -1);
 	CHECK_EQ(multiverse_is_committed(plain), -1);
 	CHECK_EQ(multiverse_bind(&not_a_switch, 1), -1);
-	CHECK_EQ(multiverse_bind(&tracked, 2), -1);
+	CHECK_EQ(multiverse_bind(&tracked, -2), -1);
 	CHECK_EQ(multiverse_commit_info_fn(NULL), -1);
 	CHECK_EQ(multiverse_commit_info_refs(NULL), -1);
 
