@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A process that commits while a thread runs, then enters a sandbox that
- * denies membarrier(): a seccomp filter installed after start-up, for
- * every thread, as servers do.  The next commit must fail with a message
- * and leave the text as it was, byte for byte: before, the runtime found
- * out at the batch's first sync, with breakpoints already in the text,
- * and could not take them out again ("stuck areas").  The worker keeps
- * getting the committed configuration's results meanwhile.  Once the
- * worker has exited, the process is alone and needs no sync: the same
- * commit succeeds.
+ * A process that commits while a thread runs, then enters a sandbox: a
+ * seccomp filter installed after start-up, for every thread, as servers
+ * do.  The next commit must fail with a message and leave the text as it
+ * was, byte for byte, and the worker keeps getting the committed
+ * configuration's results meanwhile.  Two sandboxes, each in a child of
+ * its own (a filter stays for good):
+ *   - one that denies membarrier(): before, the runtime found out at the
+ *     batch's first sync, with breakpoints already in the text, and
+ *     could not take them out again ("stuck areas").  Once the worker
+ *     has exited, the process is alone and needs no sync: the same
+ *     commit succeeds;
+ *   - one that denies pwrite(): the batch's first write fails, and
+ *     nothing has been written (before, the runtime said it could not
+ *     roll back and kept every area as stuck).
  */
 #include "live.h"
 #include "seccomp.h"
+#include <sys/wait.h>
 
 __attribute__((multiverse)) int mode;
 
@@ -44,12 +50,12 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* membarrier() fails with EPERM for every thread from now on. */
-static int deny_membarrier(void)
+/* System call nr fails with EPERM for every thread from now on. */
+static int deny(unsigned nr)
 {
 	struct sock_filter f[] = {
 		FILTER_SYSCALL_NR,
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_membarrier, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
@@ -95,7 +101,9 @@ static long threads(void)
 	return at ? strtol(at + 9, NULL, 10) : -1;
 }
 
-int main(void)
+/* One sandbox, in a child: 0 if all went as it must, 2 if this kernel
+ * has no seccomp filters. */
+static int sandboxed(const char *name, unsigned nr, const char *why)
 {
 	pthread_t t;
 	int r;
@@ -110,39 +118,61 @@ int main(void)
 	LIVE_CHECK_EQ(call_f(5), 15);
 	LIVE_CHECK_EQ(snapshot(0), 0);
 
-	r = deny_membarrier();
+	r = deny(nr);
 	if (r) {
-		printf("seccomp_membarrier: no seccomp filter here (%s): nothing to test\n",
-		       strerror(-r));
+		printf("%s: no seccomp filter here (%s): nothing to test\n", name, strerror(-r));
 		atomic_store(&stop, 1);
 		pthread_join(t, NULL);
-		return live_done("seccomp_membarrier");
+		return 2;
 	}
-	LIVE_CHECK(syscall(SYS_membarrier, 0 /* MEMBARRIER_CMD_QUERY */, 0, 0) < 0 &&
-		   errno == EPERM);
 
-	mode = 0;
-	r = multiverse_commit();
-	LIVE_CHECK(r < 0);
-	if (!strstr(multiverse_last_error(), "membarrier() fails now") ||
-	    !strstr(multiverse_last_error(), "nothing was written"))
-		LIVE_FAIL("the message says \"%s\"", multiverse_last_error());
-	LIVE_CHECK_EQ(snapshot(1), 0);          /* not a byte written */
-	LIVE_CHECK_EQ(call_f(5), 15);           /* still mode 1's variant */
-	LIVE_CHECK_EQ(multiverse_info_fn(f)->committed, 1);
-	long before = rounds;
-	while (rounds < before + 10)
-		usleep(1000);
+	/* twice: a failed batch must not leave anything for the next */
+	for (int i = 0; i < 2; i++) {
+		mode = 0;
+		r = multiverse_commit();
+		LIVE_CHECK(r < 0);
+		if (!strstr(multiverse_last_error(), why) ||
+		    !strstr(multiverse_last_error(), "nothing was written"))
+			LIVE_FAIL("%s: the message says \"%s\"", name, multiverse_last_error());
+		LIVE_CHECK_EQ(snapshot(1), 0);          /* not a byte written */
+		LIVE_CHECK_EQ(call_f(5), 15);           /* still mode 1's variant */
+		LIVE_CHECK_EQ(multiverse_info_fn(f)->committed, 1);
+		long before = rounds;
+		while (rounds < before + 10)
+			usleep(1000);
+	}
 
-	/* alone (once the kernel no longer counts the worker): no sync
-	 * needed */
 	atomic_store(&stop, 1);
 	pthread_join(t, NULL);
-	while (threads() != 1)
-		usleep(1000);
-	LIVE_CHECK(multiverse_commit() >= 0);
-	LIVE_CHECK_EQ(call_f(5), 6);
-	LIVE_CHECK(multiverse_revert() >= 0);
-	LIVE_CHECK_EQ(call_f(5), 6);            /* the generic, mode 0 */
-	return live_done("seccomp_membarrier");
+	if (nr == SYS_membarrier) {
+		/* alone (once the kernel no longer counts the worker): no
+		 * sync needed */
+		while (threads() != 1)
+			usleep(1000);
+		LIVE_CHECK(multiverse_commit() >= 0);
+		LIVE_CHECK_EQ(call_f(5), 6);
+		LIVE_CHECK(multiverse_revert() >= 0);
+		LIVE_CHECK_EQ(call_f(5), 6);            /* the generic, mode 0 */
+	}
+	return live_done(name);
+}
+
+static void in_child(const char *name, unsigned nr, const char *why)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(sandboxed(name, nr, why));
+	LIVE_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 2))
+		LIVE_FAIL("%s: the child ended with status %#x", name, status);
+}
+
+int main(void)
+{
+	live_guard(LIVE_HANG_SECONDS);
+	in_child("membarrier denied", SYS_membarrier, "membarrier() fails now");
+	in_child("pwrite denied", SYS_pwrite64, "/proc/thread-self/mem: Operation not permitted");
+	return live_done("seccomp_late");
 }

@@ -49,7 +49,9 @@
  * breakpoint, whatever their masks.  The trap handler is still
  * installed, for breakpoints a failed batch leaves behind.
  *
- * A step that fails (a write, or a sync) rolls the batch back: the trap
+ * If the batch's first write fails, the text is as it was and the batch
+ * fails with "nothing was written".  A later step that fails (a write,
+ * or a sync) rolls the batch back: the trap
  * batch is first switched to emulate every area's old instruction, then
  * the old bytes are written with the same three steps.  If that fails
  * too, some areas may keep a breakpoint, with their old or new tail,
@@ -196,6 +198,11 @@ enum step { BREAKPOINTS, TAILS, HEADS, WHOLE };
 
 #define BP MV_ARCH_BREAKPOINT_LEN
 
+/* The writes this batch's steps have made.  A write of one page's run
+ * is whole or nothing (the kernel copies it under one page lock), so
+ * while this is 0 the text is exactly as it was. */
+static size_t writes_done;
+
 /* One write per run of areas starting in the same page. */
 static int write_step(enum step step)
 {
@@ -224,6 +231,7 @@ static int write_step(enum step step)
 		int err = mv_text_write((void *)start, page_buf, end - start);
 		if (err)
 			return err;
+		writes_done++;
 	}
 	return 0;
 }
@@ -475,6 +483,7 @@ static int write_live(int sync)
 	if (err)
 		return err;
 	mv_trap_publish_batch(trap_batch(0));
+	writes_done = 0;
 	err = write_steps(sync);
 	if (!err) {
 		mv_trap_publish_batch(NULL);
@@ -482,6 +491,13 @@ static int write_live(int sync)
 	}
 
 	snprintf(cause, sizeof cause, "%s", multiverse_last_error());
+	if (!writes_done && !mv_poke_must_forward) {
+		/* The first write failed (a seccomp filter that denies
+		 * pwrite() now, say): there is nothing to roll back. */
+		mv_report("%s; nothing was written", cause);
+		mv_trap_publish_batch(NULL);
+		return err;
+	}
 	if (mv_poke_must_forward) {
 		/* Unloading: the previous code reaches into a module about
 		 * to go, so the batch may only go forward.  Its breakpoints
