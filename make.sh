@@ -43,7 +43,9 @@ case " $* " in *" test"*|*" deb "*)
 	command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf"
 	command -v dpkg-buildpackage >/dev/null 2>&1 || missing="$missing dpkg-dev"
 	command -v dh >/dev/null 2>&1 || missing="$missing debhelper"
-	command -v lintian >/dev/null 2>&1 || missing="$missing lintian" ;;
+	command -v lintian >/dev/null 2>&1 || missing="$missing lintian"
+	# tests/torture/debug.sh stops in a variant with gdb
+	command -v gdb >/dev/null 2>&1 || missing="$missing gdb" ;;
 esac
 # The multiversed kernel (make kernel), which `make test` builds and
 # tests on x86-64: Debian's kernel source, what building it needs, and
