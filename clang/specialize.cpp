@@ -24,6 +24,7 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/ReplaceConstant.h"
@@ -198,6 +199,44 @@ bool used_in(Function &f, User *u)
  * once, as a constant, whatever the order), and no address of its
  * object that goes anywhere but into loads, stores and comparisons.  p is a pointer into
  * s's object at offset (unknown: -1). */
+/* A call of UBSan's run-time report, which takes the address as a
+ * number to print it. */
+bool ubsan_report(User *u)
+{
+	auto *call = dyn_cast<CallBase>(u);
+	Function *f = call ? call->getCalledFunction() : nullptr;
+	return f && f->getName().starts_with("__ubsan_handle_");
+}
+
+/* Whether the address, as a number (v), is only computed with, compared
+ * and passed to a report: what -fsanitize=alignment (its low bits) and
+ * =pointer-overflow (the sum of the base and the offset) do with it. */
+bool number_only_checked(Value *v, unsigned depth)
+{
+	if (depth > 8)
+		return false;
+	for (User *u : v->users()) {
+		if (isa<ICmpInst>(u) || ubsan_report(u))
+			continue;
+		bool arith = isa<BinaryOperator>(u) ||
+			(isa<ConstantExpr>(u) && Instruction::isBinaryOp(cast<ConstantExpr>(u)->getOpcode()));
+		if (!arith || !number_only_checked(u, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+/* -fsanitize=object-size asks the size of the object behind the
+ * address (llvm.objectsize); =alignment and =pointer-overflow check it
+ * as a number (number_only_checked).  None of that lets the address go
+ * anywhere. */
+bool sanitizer_check(User *u)
+{
+	if (auto *ii = dyn_cast<IntrinsicInst>(u))
+		return ii->getIntrinsicID() == Intrinsic::objectsize;
+	return isa<PtrToIntOperator>(u) && number_only_checked(u, 0);
+}
+
 bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 {
 	const DataLayout &dl = f.getParent()->getDataLayout();
@@ -226,6 +265,8 @@ bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 				return false;
 		} else if (isa<ICmpInst>(u)) {
 			continue;        /* compared (is p the static object?) */
+		} else if (sanitizer_check(u)) {
+			continue;
 		} else {
 			return false;    /* the address goes elsewhere */
 		}

@@ -237,10 +237,30 @@ enum mv_atomic_use mv_atomic_uses(gimple *s)
 	return how;
 }
 
+/* -fsanitize=bool and =enum check a load of a _Bool or enum as an integer
+ * of its size, through its address: p = &sw; v = MEM[(T *)p]; if (v > 1)
+ * report; that is a read of sw. */
+static tree integer_load_of(tree rhs)
+{
+	tree p = TREE_OPERAND(rhs, 0), addr, sw;
+
+	if (TREE_CODE(rhs) != MEM_REF || !integer_zerop(TREE_OPERAND(rhs, 1)) ||
+	    TREE_CODE(p) != SSA_NAME || !gimple_assign_single_p(SSA_NAME_DEF_STMT(p)))
+		return NULL_TREE;
+	addr = gimple_assign_rhs1(SSA_NAME_DEF_STMT(p));
+	if (TREE_CODE(addr) != ADDR_EXPR || !(sw = mv_switch_of(TREE_OPERAND(addr, 0))) ||
+	    !INTEGRAL_TYPE_P(TREE_TYPE(rhs)) ||
+	    !tree_int_cst_equal(TYPE_SIZE(TREE_TYPE(rhs)), TYPE_SIZE(TREE_TYPE(sw))))
+		return NULL_TREE;
+	return sw;
+}
+
 tree mv_switch_loaded(gimple *s)
 {
-	if (gimple_assign_single_p(s))
-		return mv_switch_of(gimple_assign_rhs1(s));
+	if (gimple_assign_single_p(s)) {
+		tree rhs = gimple_assign_rhs1(s);
+		return TREE_CODE(rhs) == MEM_REF ? integer_load_of(rhs) : mv_switch_of(rhs);
+	}
 	return is_gimple_call(s) ? atomic_load_of(s) : NULL_TREE;
 }
 

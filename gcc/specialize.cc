@@ -105,6 +105,25 @@ bool compares(gimple *s)
 	       TREE_CODE_CLASS(gimple_assign_rhs_code(s)) == tcc_comparison;
 }
 
+/* Whether every use of the pointer name loads what it points to. */
+bool only_loaded(tree name)
+{
+	use_operand_p use;
+	imm_use_iterator it;
+	bool any = false;
+
+	FOR_EACH_IMM_USE_FAST(use, it, name) {
+		gimple *u = USE_STMT(use);
+		if (is_gimple_debug(u))
+			continue;
+		if (!gimple_assign_single_p(u) || TREE_CODE(gimple_assign_rhs1(u)) != MEM_REF ||
+		    TREE_OPERAND(gimple_assign_rhs1(u), 0) != name)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 /* The integer switches fn reads and may specialize, with their domains.
  * A switch fn writes, or of which it takes the address or that of an
  * enclosing object other than to compare it, is not specialized
@@ -139,8 +158,12 @@ std::vector<switch_use> analyze(cgraph_node *node)
 			gimple *s = gsi_stmt(gsi);
 			tree lhs = gimple_get_lhs(s);
 			region r;
-			tree loaded = is_gimple_call(s) ? mv_switch_loaded(s) : NULL_TREE;
-			if (loaded) {   /* an _Atomic switch's read */
+			/* an _Atomic switch's read, or a sanitizer's read of a
+			 * _Bool or enum switch as an integer */
+			tree loaded = is_gimple_call(s) || (gimple_assign_single_p(s) &&
+				TREE_CODE(gimple_assign_rhs1(s)) == MEM_REF) ?
+				mv_switch_loaded(s) : NULL_TREE;
+			if (loaded) {
 				if (INTEGRAL_TYPE_P(TREE_TYPE(loaded)) &&
 				    std::find(read.begin(), read.end(), loaded) == read.end())
 					read.push_back(loaded);
@@ -160,6 +183,11 @@ std::vector<switch_use> analyze(cgraph_node *node)
 					if (!compares(s) && region_of(TREE_OPERAND(op, 0), &r))
 						(atomic == MV_ATOMIC_WRITES || mv_atomic_builtin(s) ?
 						 written : taken).push_back({ r, s });
+					/* a sanitizer's checked read of a member
+					 * through a pointer (p = &q->on; v = *p) is
+					 * that read */
+					else if (lhs && TREE_CODE(lhs) == SSA_NAME && only_loaded(lhs))
+						note_read(TREE_OPERAND(op, 0), s);
 				} else if (op == lhs) {
 					if (region_of(op, &r))
 						written.push_back({ r, s });
