@@ -42,10 +42,18 @@ struct mv_arch {
 	 * stored in the switch, reaching the object through its GOT entry
 	 * if got, clobbering no register an argument or the callee may
 	 * need.  Empty if the stub cannot reach that offset, which
-	 * stub_reach then explains. */
+	 * stub_reach then explains.  Where the runtime can retarget the
+	 * stub's own jump, the text records that jump as a call site of
+	 * the switch too: then every path into the stub is bound by a
+	 * commit, also a call LLVM made conditional (jcc stub), which no
+	 * site records. */
 	std::string (*stub)(const llvm::Module &m, const std::string &object,
 			    uint64_t offset, bool got);
 	const char *stub_reach;
+	/* LLVM may turn a tail call into a conditional jump (x86-64's jcc
+	 * to a function): a call to a stub whose jump is no site must
+	 * then not be a tail call. */
+	bool conditional_tail_calls;
 
 	/* Bytes of NOPs before a call (a tail call if tail) so that its site
 	 * holds size bytes, call included (a tail call one return more);

@@ -251,6 +251,7 @@ const mv_arch mv_arch_aarch64 = {
 	"aarch64", MV_MACHINE_AARCH64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
 	emit_pad, emit_entry_nop, stub,
 	"AArch64 stubs reach only 8-byte aligned members in the first 32 KiB of such an object",
+	false,
 	pad_bytes, emit_nops, pad_bytes_expr, emit_nops_expr, room_for_padding, pc_relative,
 	stack_registers,
 };

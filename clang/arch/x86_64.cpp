@@ -11,7 +11,8 @@
  *   or through the GOT:  movq obj@GOTPCREL(%rip), %r11; jmp *d(%r11)
  * r11 carries no argument and no call preserves it (SysV ABI); PLT
  * entries use it too.  int3 pads the stub to 16 bytes, so that the
- * runtime can read its longest trampoline form there.
+ * runtime can read its longest trampoline form there.  The first form
+ * is itself a recorded call site of the switch (clang/arch.h).
  */
 #include "../arch.h"
 #include "descriptor.h"
@@ -66,8 +67,13 @@ void emit_entry_nop(AsmPrinter &ap, const MCSubtargetInfo &)
 std::string stub(const Module &, const std::string &object, uint64_t offset, bool got)
 {
 	std::string d = std::to_string(offset);
-	return (got ? "\tmovq\t" + object + "@GOTPCREL(%rip), %r11\n\tjmp\t*" + d + "(%r11)\n"
-		    : "\tjmp\t*" + object + "+" + d + "(%rip)\n") + "\t.balign 16, 0xcc\n";
+	if (got)
+		return "\tmovq\t" + object + "@GOTPCREL(%rip), %r11\n\tjmp\t*" + d +
+		       "(%r11)\n\t.balign 16, 0xcc\n";
+	/* jmp *sw(%rip) is a site the runtime retargets: recorded */
+	return "1:\tjmp\t*" + object + "+" + d + "(%rip)\n\t.balign 16, 0xcc\n"
+	       "\t.pushsection " MV_SECTION_SITE ",\"aw\",@progbits\n\t.balign 8\n"
+	       "\t.quad 1b, " + object + "+" + d + "\n\t.long 0, 0\n\t.popsection\n";
 }
 
 /* call rel32 and jmp rel32 are 5 bytes, ret 1 */
@@ -254,7 +260,7 @@ const char *const stack_registers[] = {
 
 const mv_arch mv_arch_x86_64 = {
 	"x86-64", MV_MACHINE_X86_64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
-	emit_pad, emit_entry_nop, stub, nullptr, pad_bytes, emit_nops, pad_bytes_expr,
+	emit_pad, emit_entry_nop, stub, nullptr, true, pad_bytes, emit_nops, pad_bytes_expr,
 	emit_nops_expr, nullptr, pc_relative,
 	stack_registers,
 };

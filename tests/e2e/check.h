@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <multiverse.h>
+#include "clang_stub.h"
 
 static int check_failures;
 

@@ -25,7 +25,7 @@ int main(void)
 	int sites = 0;
 	for (const struct mv_desc_site *s = __start___multiverse_site;
 	     s < __stop___multiverse_site; s++) {
-		if (s->callee != (void *)&hook)
+		if (s->callee != (void *)&hook || is_clang_stub(s->site))
 			continue;
 		sites++;
 		/* the call is 4 to 6 bytes: the padding makes up the rest (a

@@ -35,10 +35,15 @@ static void expect(int holds)
 	CHECK(v != NULL);
 	if (!v)
 		return;
-	CHECK_EQ(v->n_sites, 2);
+	unsigned calls = 0;
 	for (unsigned i = 0; i < v->n_sites; i++) {
 		const struct mv_info_site *s = multiverse_info_site(&pv_set, i);
 		CHECK(s != NULL);
+		if (s && is_clang_stub(s->addr)) {
+			CHECK(s->holds == (holds == MULTIVERSE_SITE_ORIGINAL ? holds : MULTIVERSE_SITE_CALL));
+			continue;
+		}
+		calls++;
 		int ok = s && (holds >= 0 ? s->holds == holds :
 			       s->holds == MULTIVERSE_SITE_COPIED ||
 			       s->holds == MULTIVERSE_SITE_CALL);
@@ -47,6 +52,7 @@ static void expect(int holds)
 				s->holds, holds);
 		CHECK(ok);
 	}
+	CHECK_EQ(calls, 2);
 }
 
 /* both sites leave flag as expected */

@@ -17,6 +17,7 @@
  * commit to commit, under the same protocol.
  */
 #include "live.h"
+#include "clang_stub.h"
 
 /* Every site of f holds a copy of its variant (each plugin describes
  * which variants may be copied: gcc/inline.cc, clang/inline.cpp). */
@@ -86,7 +87,8 @@ static int all_hold(void *fn, int holds)
 	unsigned n = f ? f->n_sites : v ? v->n_sites : 0;
 
 	for (unsigned i = 0; i < n; i++)
-		if (multiverse_info_site(fn, i)->holds != holds)
+		if (multiverse_info_site(fn, i)->holds != holds &&
+		    !is_clang_stub(multiverse_info_site(fn, i)->addr))
 			return 0;
 	return n >= 2;
 }

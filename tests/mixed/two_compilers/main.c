@@ -34,7 +34,10 @@ int main(void)
 	hook = times_ten;
 	CHECK_EQ(multiverse_commit_refs(&hook), 1);
 	const struct mv_info_var *vi = multiverse_info_var(&hook);
-	CHECK(vi && vi->is_fnptr && vi->n_sites == 2);
+	unsigned calls = 0;
+	for (unsigned i = 0; vi && i < vi->n_sites; i++)
+		calls += !is_clang_stub(multiverse_info_site(&hook, i)->addr);
+	CHECK(vi && vi->is_fnptr && calls == 2);
 	hook = plus_one;
 	CHECK_EQ(hook_from_gcc(3), 1030);
 	CHECK_EQ(hook_from_clang(3), 2030);
