@@ -40,20 +40,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* <multiverse.h>'s spellings of the attribute, for code that uses both
- * spellings */
-#ifndef MULTIVERSE
-#ifdef __MULTIVERSE__
-#define MULTIVERSE __attribute__((multiverse))
-#define MULTIVERSE_TRACKED __attribute__((multiverse("tracked")))
-#define MULTIVERSE_VALUES(...) __attribute__((multiverse("values", __VA_ARGS__)))
-#else
-#define MULTIVERSE
-#define MULTIVERSE_TRACKED
-#define MULTIVERSE_VALUES(...)
-#endif
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif

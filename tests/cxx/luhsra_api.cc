@@ -4,6 +4,12 @@
 #define MULTIVERSE_LUHSRA_API
 #include "check.h"
 
+#ifdef __MULTIVERSE__      // the header-plain test builds it without the plugin
+#define MULTIVERSE __attribute__((multiverse))
+#else
+#define MULTIVERSE
+#endif
+
 namespace cfg {
 MULTIVERSE bool fast;
 MULTIVERSE int speed(int x) { return fast ? x * 2 : x; }
