@@ -153,7 +153,7 @@ std::set<Constant *> mv_redirect_switch_calls(Module &m, const mv_fnptr_switches
 				called.insert(c.sw->addr);
 				/* the GOT form's jump is no site (clang/arch.h) */
 				auto *ci = dyn_cast<CallInst>(call);
-				if (ci && !c.object->isDSOLocal() &&
+				if (ci && !ci->isMustTailCall() && !c.object->isDSOLocal() &&
 				    mv_arch_of(Triple(m.getTargetTriple()))->conditional_tail_calls)
 					ci->setTailCallKind(CallInst::TCK_NoTail);
 			}

@@ -194,11 +194,6 @@ bool used_in(Function &f, User *u)
 	return false;
 }
 
-/* Whether f only reads switch s: no store that may reach it, no volatile
- * access of it (an atomic load is a read: a variant reads the switch
- * once, as a constant, whatever the order), and no address of its
- * object that goes anywhere but into loads, stores and comparisons.  p is a pointer into
- * s's object at offset (unknown: -1). */
 /* A call of UBSan's run-time report, which takes the address as a
  * number to print it. */
 bool ubsan_report(User *u)
@@ -237,6 +232,11 @@ bool sanitizer_check(User *u)
 	return isa<PtrToIntOperator>(u) && number_only_checked(u, 0);
 }
 
+/* Whether f only reads switch s: no store that may reach it, no volatile
+ * access of it (an atomic load is a read: a variant reads the switch
+ * once, as a constant, whatever the order), and no address of its
+ * object that goes anywhere but into loads, stores and comparisons.  p is a pointer into
+ * s's object at offset (unknown: -1). */
 bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 {
 	const DataLayout &dl = f.getParent()->getDataLayout();

@@ -235,9 +235,12 @@ std::vector<mv_value> mv_domain(tree var, function *fn)
 				gimple *s = gsi_stmt(gsi);
 				if (mv_switch_loaded(s) == var) {
 					mv_path path;
-					/* __atomic_load_4 returns an unsigned int:
-					 * from the switch's type to that first */
-					if (is_gimple_call(s))
+					/* __atomic_load_4 returns an unsigned int,
+					 * and a sanitizer reads a _Bool as an
+					 * unsigned char: from the switch's type to
+					 * that first */
+					if (is_gimple_call(s) ||
+					    TREE_TYPE(gimple_get_lhs(s)) != type)
 						path.push_back(type);
 					collect_tests(path, gimple_get_lhs(s), out);
 				}

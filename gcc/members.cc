@@ -248,7 +248,10 @@ static tree integer_load_of(tree rhs)
 	    TREE_CODE(p) != SSA_NAME || !gimple_assign_single_p(SSA_NAME_DEF_STMT(p)))
 		return NULL_TREE;
 	addr = gimple_assign_rhs1(SSA_NAME_DEF_STMT(p));
+	/* a volatile read of a switch that is not volatile asks for the
+	 * memory each time: that is no read a variant may fold */
 	if (TREE_CODE(addr) != ADDR_EXPR || !(sw = mv_switch_of(TREE_OPERAND(addr, 0))) ||
+	    (TREE_THIS_VOLATILE(rhs) && !TREE_THIS_VOLATILE(sw)) ||
 	    !INTEGRAL_TYPE_P(TREE_TYPE(rhs)) ||
 	    !tree_int_cst_equal(TYPE_SIZE(TREE_TYPE(rhs)), TYPE_SIZE(TREE_TYPE(sw))))
 		return NULL_TREE;

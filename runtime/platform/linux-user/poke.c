@@ -198,9 +198,9 @@ enum step { BREAKPOINTS, TAILS, HEADS, WHOLE };
 
 #define BP MV_ARCH_BREAKPOINT_LEN
 
-/* The writes this batch's steps have made.  A write of one page's run
- * is whole or nothing (the kernel copies it under one page lock), so
- * while this is 0 the text is exactly as it was. */
+/* The writes this batch's steps have made; while it is 0 the text is
+ * as it was, unless the failed write covered two pages and wrote the
+ * first (queue_untouched() checks). */
 static size_t writes_done;
 
 /* One write per run of areas starting in the same page. */
@@ -463,6 +463,18 @@ static size_t untouched(void)
 	return n;
 }
 
+/* Whether every queued area still holds what it held before the batch.
+ * A run that crosses into the next page may have been written in part
+ * by a write that failed (the kernel stops at the page it cannot
+ * write), so a failed first write alone proves nothing. */
+static int queue_untouched(void)
+{
+	for (size_t i = 0; i < n_queue; i++)
+		if (!mv_poke_matches(queue[i].area))
+			return 0;
+	return 1;
+}
+
 /* The protocol of the header comment; sync says whether other threads
  * may run the areas.  On failure, the queue's areas are marked stuck
  * where a breakpoint may remain. */
@@ -491,7 +503,7 @@ static int write_live(int sync)
 	}
 
 	snprintf(cause, sizeof cause, "%s", multiverse_last_error());
-	if (!writes_done && !mv_poke_must_forward) {
+	if (!writes_done && !mv_poke_must_forward && queue_untouched()) {
 		/* The first write failed (a seccomp filter that denies
 		 * pwrite() now, say): there is nothing to roll back. */
 		mv_report("%s; nothing was written", cause);
