@@ -47,7 +47,7 @@ mkdir -p "$r/tmp/debs" "$r/tmp/check"
 cp "$debs"/*.deb "$r/tmp/debs/"
 rm -f "$r"/tmp/debs/*-dbgsym_*.deb
 cp -R "$here/check.sh" "$here/../install" "$here/../cxx/overloads.cc" \
-	"$here/../e2e/check.h" "$r/tmp/check/"
+	"$here/../e2e/check.h" "$here/../e2e/clang_stub.h" "$r/tmp/check/"
 rc=0
 chroot "$r" /usr/bin/env -i PATH=/usr/bin:/usr/sbin HOME=/root LC_ALL=C \
 	/bin/sh /tmp/check/check.sh || rc=$?
