@@ -154,7 +154,7 @@ int main(void)
 	unsigned s = 777;
 	unsigned long calls = 0;
 
-	live_guard(30);
+	live_guard(LIVE_HANG_SECONDS);
 	LIVE_CHECK_EQ(text_diffs(), 0);
 	struct sigaction sa = { .sa_handler = on_usr1 };
 	sigfillset(&sa.sa_mask);
@@ -173,7 +173,7 @@ int main(void)
 	}
 	/* And after it. */
 	start(&b[2], LIBC_PTHREAD, 33);
-	calls += workload_churn_until(0.4, 60, 10.0, &s);
+	calls += workload_churn_until(0.4, 60, LIVE_HANG_SECONDS / 2, &s);
 	atomic_store(&stop_waiters, 1);
 	for (int i = 0; i < N_WAITS; i++) {
 		pthread_kill(waiters[i], SIGUSR1);
@@ -202,7 +202,7 @@ int main(void)
 		usleep(1000);
 	LIVE_CHECK(multiverse_commit() > 0);
 	LIVE_CHECK_EQ(multiverse_is_committed(calc), 1);
-	calls = workload_churn_until(0.3, 30, 10.0, &s);
+	calls = workload_churn_until(0.3, 30, LIVE_HANG_SECONDS / 2, &s);
 	LIVE_CHECK(calls > 20);
 
 	LIVE_CHECK(multiverse_revert() >= 0);
