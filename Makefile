@@ -8,15 +8,18 @@
 CC       ?= gcc
 CC       := $(if $(shell command -v gcc-12 2>/dev/null),gcc-12,$(CC))
 CXX      := $(if $(shell command -v g++-12 2>/dev/null),g++-12,g++)
+# The C++ compiler multiverse-g++ drives: CXX (which also builds the
+# plugin, for the build machine), or the cross g++ (make aarch64).
+TARGET_CXX ?= $(CXX)
 PREFIX   ?= /usr/local
 B        := build
 PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
 # The target's architecture picks runtime/arch/ and gcc/arch/ files.
 ARCH     := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 # C++ (multiverse-g++): g++ runs the same plugin, when it is the same
-# GCC as the C compiler, for the same target (not a cross C compiler).
+# GCC as the C compiler, for the same target.
 CC_ID    := $(shell $(CC) -dumpmachine 2>/dev/null)-$(shell $(CC) -dumpfullversion 2>/dev/null)
-CXX_ID   := $(shell $(CXX) -dumpmachine 2>/dev/null)-$(shell $(CXX) -dumpfullversion 2>/dev/null)
+CXX_ID   := $(shell $(TARGET_CXX) -dumpmachine 2>/dev/null)-$(shell $(TARGET_CXX) -dumpfullversion 2>/dev/null)
 WITH_CXX := $(if $(CC_ID),$(if $(subst $(CC_ID),,$(CXX_ID))$(subst $(CXX_ID),,$(CC_ID)),,yes))
 
 # musl (`make musl`, further down): its gcc specs file, the kernel headers
@@ -159,7 +162,7 @@ $(B)/multiverse-gcc: common/multiverse-cc.in common/multiverse-version.h
 
 $(B)/multiverse-g++: common/multiverse-cc.in common/multiverse-version.h
 	@mkdir -p $(B)
-	$(call wrapper,multiverse-g++,$(CXX),$(abspath $(B))/multiverse.so,$(abspath include),$(abspath $(B)),$@)
+	$(call wrapper,$(CXX_WRAPPER),$(TARGET_CXX),$(abspath $(B))/multiverse.so,$(abspath include),$(abspath $(B)),$@)
 
 # install: the standard layout.
 #   BINDIR      PREFIX/bin: the wrappers (multiverse-gcc, multiverse-g++,
@@ -180,6 +183,7 @@ LIBDIR     ?= $(PREFIX)/lib
 PLUGINDIR  ?= $(PREFIX)/lib/multiverse
 MANDIR     ?= $(PREFIX)/share/man
 WRAPPER    ?= multiverse-gcc
+CXX_WRAPPER ?= multiverse-g++
 
 # pkg-config reads a space in a path as a separator unless escaped; a
 # library in a directory the loader searches anyway needs no run path.
@@ -229,8 +233,8 @@ install: all $(if $(WITH_CLANG),install-clang)
 	$(if $(NATIVE),install -d "$(D_MAN)" && install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/")
 	$(if $(NATIVE),install -m 755 tools/multiverse-inspect "$(D_BIN)/" && \
 	    install -m 644 docs/man/multiverse-inspect.1 "$(D_MAN)/")
-	$(if $(and $(NATIVE),$(WITH_CXX)),$(call wrapper,multiverse-g++,$(CXX),$(PLUGINDIR)/multiverse.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/multiverse-g++) && \
-	    install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/multiverse-g++.1")
+	$(if $(WITH_CXX),$(call wrapper,$(CXX_WRAPPER),$(TARGET_CXX),$(PLUGINDIR)/multiverse.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/$(CXX_WRAPPER)))
+	$(if $(and $(NATIVE),$(WITH_CXX)),install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/multiverse-g++.1")
 
 # The Clang plugin, wrapper and pkg-config file beside GCC's, when built.
 install-clang: $(B)/multiverse-clang.so
@@ -244,13 +248,13 @@ install-clang: $(B)/multiverse-clang.so
 # The Clang pieces are the build machine's (x86-64) alone, and go whether
 # or not Clang is still there.
 uninstall: $(if $(filter x86_64,$(ARCH)),uninstall-clang)
-	rm -f "$(D_BIN)/$(WRAPPER)" "$(DESTDIR)$(INCLUDEDIR)/multiverse.h" \
+	rm -f "$(D_BIN)/$(WRAPPER)" "$(D_BIN)/$(CXX_WRAPPER)" "$(DESTDIR)$(INCLUDEDIR)/multiverse.h" \
 	    "$(DESTDIR)$(INCLUDEDIR)/multiverse-luhsra.h" \
 	    "$(D_LIB)/libmultiverse.a" "$(D_LIB)/libmultiverse.so.$(MV_VERSION)" \
 	    "$(D_LIB)/$(SONAME)" "$(D_LIB)/libmultiverse.so" "$(D_LIB)/pkgconfig/multiverse.pc" \
 	    "$(D_CMAKE)/MultiverseConfig.cmake" "$(D_CMAKE)/MultiverseConfigVersion.cmake" \
 	    "$(D_PLUGIN)/multiverse.so" $(if $(NATIVE),"$(D_MAN)/multiverse-gcc.1" \
-	    "$(D_BIN)/multiverse-g++" "$(D_MAN)/multiverse-g++.1" \
+	    "$(D_MAN)/multiverse-g++.1" \
 	    "$(D_BIN)/multiverse-inspect" "$(D_MAN)/multiverse-inspect.1")
 	-rmdir "$(D_CMAKE)" "$(D_LIB)/cmake" "$(D_LIB)/pkgconfig" "$(D_PLUGIN)" \
 	    $(if $(NATIVE),"$(D_MAN)") 2>/dev/null
@@ -307,8 +311,10 @@ deb:
 
 # The AArch64 cross build: the same plugin sources built for the cross
 # compiler's target (it still runs on this machine), the runtime built by
-# the cross compiler, and the wrapper aarch64-linux-gnu-multiverse-gcc.
+# the cross compiler, and the wrappers aarch64-linux-gnu-multiverse-gcc
+# and, with the cross g++, aarch64-linux-gnu-multiverse-g++.
 CROSS_AARCH64 ?= aarch64-linux-gnu-gcc-12
+CROSS_AARCH64_CXX ?= aarch64-linux-gnu-g++-12
 
 # With Clang, also aarch64-linux-gnu-multiverse-clang: the build machine's
 # Clang plugin (it serves every target), clang-19 targeting AArch64, and
@@ -316,20 +322,24 @@ CROSS_AARCH64 ?= aarch64-linux-gnu-gcc-12
 CLANG_AARCH64 := --target=aarch64-linux-gnu
 
 aarch64: $(if $(WITH_CLANG),$(B)/multiverse-clang.so)
-	$(MAKE) CC=$(CROSS_AARCH64) B=$(B)/aarch64 all faults
+	$(MAKE) CC=$(CROSS_AARCH64) TARGET_CXX=$(CROSS_AARCH64_CXX) B=$(B)/aarch64 all faults
 	ln -sf aarch64/multiverse-gcc $(B)/aarch64-linux-gnu-multiverse-gcc
+	if [ -e $(B)/aarch64/multiverse-g++ ]; then \
+	    ln -sf aarch64/multiverse-g++ $(B)/aarch64-linux-gnu-multiverse-g++; fi
 	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B))/aarch64,$(B)/aarch64/multiverse-clang,$(CLANG_AARCH64) $(CLANG_MACROS)) && \
 	    ln -sf aarch64/multiverse-clang $(B)/aarch64-linux-gnu-multiverse-clang)
 
 # The cross pieces beside the native ones: PREFIX/bin/aarch64-linux-gnu-
-# multiverse-gcc (and -clang), the arm64 runtime in
+# multiverse-gcc (and -g++, -clang), the arm64 runtime in
 # PREFIX/lib/aarch64-linux-gnu/ and the GCC plugin for the cross compiler
 # in PREFIX/lib/multiverse/aarch64-linux-gnu/.
-CROSS_INSTALL = $(MAKE) CC=$(CROSS_AARCH64) B=$(B)/aarch64 PREFIX="$(PREFIX)" \
+CROSS_INSTALL = $(MAKE) CC=$(CROSS_AARCH64) TARGET_CXX=$(CROSS_AARCH64_CXX) \
+	    B=$(B)/aarch64 PREFIX="$(PREFIX)" \
 	    BINDIR="$(BINDIR)" INCLUDEDIR="$(INCLUDEDIR)" \
 	    LIBDIR="$(PREFIX)/lib/aarch64-linux-gnu" \
 	    PLUGINDIR="$(PLUGINDIR)/aarch64-linux-gnu" \
-	    WRAPPER=aarch64-linux-gnu-multiverse-gcc
+	    WRAPPER=aarch64-linux-gnu-multiverse-gcc \
+	    CXX_WRAPPER=aarch64-linux-gnu-multiverse-g++
 install-aarch64: aarch64 $(if $(WITH_CLANG),install-clang)
 	$(CROSS_INSTALL) install
 	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(PLUGINDIR)/multiverse-clang.so,$(INCLUDEDIR),$(PREFIX)/lib/aarch64-linux-gnu,$(D_BIN)/aarch64-linux-gnu-multiverse-clang,$(CLANG_AARCH64) $(CLANG_MACROS)))

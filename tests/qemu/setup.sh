@@ -146,7 +146,7 @@ fi
 # --- base initramfs ---------------------------------------------------------
 # Rebuilt when anything that goes into it changes.
 key=$( { cat "$here/init.c" "$here/setup.sh" "$cache/busybox";
-         dpkg-query -W libc6-arm64-cross libgcc-s1-arm64-cross 2>/dev/null || true; } |
+         dpkg-query -W libc6-arm64-cross libgcc-s1-arm64-cross libstdc++6-arm64-cross 2>/dev/null || true; } |
        sha256sum | cut -d' ' -f1)
 if [ -f "$cache/base.cpio" ] && [ "$(cat "$cache/base.key" 2>/dev/null)" = "$key" ]; then
     touch "$cache/base.key"   # run.sh compares its mtime with init.c/setup.sh
