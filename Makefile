@@ -80,7 +80,7 @@ CXXFLAGS_CL := -DNDEBUG -std=c++17 -O2 -g -Wall -fPIC -fno-rtti -Icommon \
 
 all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/libmultiverse.so $(B)/multiverse-gcc \
      $(if $(WITH_CXX),$(B)/multiverse-g++) \
-     $(if $(WITH_CLANG),$(B)/multiverse-clang.so $(B)/multiverse-clang)
+     $(if $(WITH_CLANG),$(B)/multiverse-clang.so $(B)/multiverse-clang $(B)/multiverse-clang++)
 
 # A plugin runs only in the compiler it was built for, down to the build: a
 # Debian point release of gcc-12 keeps the version number and changes the
@@ -107,6 +107,11 @@ $(B)/multiverse-clang.so: $(CLANG_OBJ)
 $(B)/multiverse-clang: common/multiverse-cc.in common/multiverse-version.h
 	@mkdir -p $(B)
 	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B)),$@,$(CLANG_MACROS))
+
+# The same plugin serves C++: clang++-19 runs it in its own cc1.
+$(B)/multiverse-clang++: common/multiverse-cc.in common/multiverse-version.h
+	@mkdir -p $(B)
+	$(call wrapper,multiverse-clang++,$(notdir $(CLANGXX)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B)),$@,$(CLANG_MACROS))
 
 $(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) common/descriptor.h common/multiverse-version.h common/json-string.h common/inline-why.h $(B)/gcc.stamp
 	@mkdir -p $(B)
@@ -166,7 +171,7 @@ $(B)/multiverse-g++: common/multiverse-cc.in common/multiverse-version.h
 
 # install: the standard layout.
 #   BINDIR      PREFIX/bin: the wrappers (multiverse-gcc, multiverse-g++,
-#               multiverse-clang) and multiverse-inspect
+#               multiverse-clang, multiverse-clang++) and multiverse-inspect
 #   INCLUDEDIR  PREFIX/include: multiverse.h, multiverse-luhsra.h
 #   LIBDIR      PREFIX/lib (a Debian package: /usr/lib/<multiarch>): the
 #               runtime, libmultiverse.so.VERSION with its soname and the
@@ -242,7 +247,9 @@ install-clang: $(B)/multiverse-clang.so
 	install -m 755 $(B)/multiverse-clang.so "$(D_PLUGIN)/"
 	$(call pc_file,multiverse-clang.so,Clang 19,$(D_LIB)/pkgconfig/multiverse-clang.pc)
 	$(call wrapper,multiverse-clang,$(notdir $(CLANG)),$(PLUGINDIR)/multiverse-clang.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/multiverse-clang,$(CLANG_MACROS))
+	$(call wrapper,multiverse-clang++,$(notdir $(CLANGXX)),$(PLUGINDIR)/multiverse-clang.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/multiverse-clang++,$(CLANG_MACROS))
 	install -d "$(D_MAN)" && install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/multiverse-clang.1"
+	install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/multiverse-clang++.1"
 
 # Exactly what install and install-clang put there; folders only if empty.
 # The Clang pieces are the build machine's (x86-64) alone, and go whether
@@ -260,8 +267,9 @@ uninstall: $(if $(filter x86_64,$(ARCH)),uninstall-clang)
 	    $(if $(NATIVE),"$(D_MAN)") 2>/dev/null
 
 uninstall-clang:
-	rm -f "$(D_BIN)/multiverse-clang" "$(D_PLUGIN)/multiverse-clang.so" \
-	    "$(D_LIB)/pkgconfig/multiverse-clang.pc" "$(D_MAN)/multiverse-clang.1"
+	rm -f "$(D_BIN)/multiverse-clang" "$(D_BIN)/multiverse-clang++" "$(D_PLUGIN)/multiverse-clang.so" \
+	    "$(D_LIB)/pkgconfig/multiverse-clang.pc" "$(D_MAN)/multiverse-clang.1" \
+	    "$(D_MAN)/multiverse-clang++.1"
 
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
@@ -316,7 +324,7 @@ deb:
 CROSS_AARCH64 ?= aarch64-linux-gnu-gcc-12
 CROSS_AARCH64_CXX ?= aarch64-linux-gnu-g++-12
 
-# With Clang, also aarch64-linux-gnu-multiverse-clang: the build machine's
+# With Clang, also aarch64-linux-gnu-multiverse-clang (and -clang++): the build machine's
 # Clang plugin (it serves every target), clang-19 targeting AArch64, and
 # the arm64 runtime.
 CLANG_AARCH64 := --target=aarch64-linux-gnu
@@ -328,6 +336,8 @@ aarch64: $(if $(WITH_CLANG),$(B)/multiverse-clang.so)
 	    ln -sf aarch64/multiverse-g++ $(B)/aarch64-linux-gnu-multiverse-g++; fi
 	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B))/aarch64,$(B)/aarch64/multiverse-clang,$(CLANG_AARCH64) $(CLANG_MACROS)) && \
 	    ln -sf aarch64/multiverse-clang $(B)/aarch64-linux-gnu-multiverse-clang)
+	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang++,$(notdir $(CLANGXX)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B))/aarch64,$(B)/aarch64/multiverse-clang++,$(CLANG_AARCH64) $(CLANG_MACROS)) && \
+	    ln -sf aarch64/multiverse-clang++ $(B)/aarch64-linux-gnu-multiverse-clang++)
 
 # The cross pieces beside the native ones: PREFIX/bin/aarch64-linux-gnu-
 # multiverse-gcc (and -g++, -clang), the arm64 runtime in
@@ -343,12 +353,13 @@ CROSS_INSTALL = $(MAKE) CC=$(CROSS_AARCH64) TARGET_CXX=$(CROSS_AARCH64_CXX) \
 install-aarch64: aarch64 $(if $(WITH_CLANG),install-clang)
 	$(CROSS_INSTALL) install
 	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang,$(notdir $(CLANG)),$(PLUGINDIR)/multiverse-clang.so,$(INCLUDEDIR),$(PREFIX)/lib/aarch64-linux-gnu,$(D_BIN)/aarch64-linux-gnu-multiverse-clang,$(CLANG_AARCH64) $(CLANG_MACROS)))
+	$(if $(WITH_CLANG),$(call wrapper,aarch64-linux-gnu-multiverse-clang++,$(notdir $(CLANGXX)),$(PLUGINDIR)/multiverse-clang.so,$(INCLUDEDIR),$(PREFIX)/lib/aarch64-linux-gnu,$(D_BIN)/aarch64-linux-gnu-multiverse-clang++,$(CLANG_AARCH64) $(CLANG_MACROS)))
 
 # (install-aarch64 installs the native Clang pieces, which the cross
 # Clang wrapper uses: `make uninstall` removes them.)
 uninstall-aarch64:
 	$(CROSS_INSTALL) uninstall
-	rm -f "$(D_BIN)/aarch64-linux-gnu-multiverse-clang"
+	rm -f "$(D_BIN)/aarch64-linux-gnu-multiverse-clang" "$(D_BIN)/aarch64-linux-gnu-multiverse-clang++"
 	-rmdir "$(D_LIB)/pkgconfig" "$(D_PLUGIN)" 2>/dev/null
 
 # The AArch64 suite, on an arm64 kernel under qemu-system-aarch64

@@ -22,9 +22,9 @@
 
 using namespace clang;
 
-/* The name the declaration has in LLVM IR: its asm label, marked not to
- * be mangled further, or its C name. */
-std::string mv_ir_name(const NamedDecl *d)
+/* The name a C declaration has in LLVM IR: its asm label, marked not to
+ * be mangled further, or its C name.  (C++'s: cxx.cpp.) */
+std::string mv_c_ir_name(const NamedDecl *d)
 {
 	/* Clang marks a label "\1" only where C names get a prefix */
 	if (const auto *label = d->getAttr<AsmLabelAttr>())
@@ -34,6 +34,14 @@ std::string mv_ir_name(const NamedDecl *d)
 }
 
 namespace {
+
+/* The declaration as a diagnostic names it: in C++ qualified (W::s). */
+std::string name_of(const Decl *d)
+{
+	const auto *n = cast<NamedDecl>(d);
+	return d->getASTContext().getLangOpts().CPlusPlus ? n->getQualifiedNameAsString() :
+	       n->getNameAsString();
+}
 
 /* An error at the declaration's name, as GCC gives it, with what is at
  * fault (the attribute or one of its arguments) underlined, and the edit
@@ -87,9 +95,11 @@ bool switch_type(QualType t)
 	       !t->isSpecificBuiltinType(BuiltinType::UInt128);
 }
 
+} // namespace
+
 /* A declaration's record; an ("inline", N) of an earlier declaration
  * of the same function or switch stays. */
-void record(const std::string &name, mv_decl decl)
+void mv_record_decl(const std::string &name, mv_decl decl)
 {
 	auto old = mv_declared.find(name);
 	if (old != mv_declared.end() && (old->second.flags & MV_DECL_INLINE) &&
@@ -104,6 +114,20 @@ void record(const std::string &name, mv_decl decl)
 		return;
 	}
 	mv_declared[name] = decl;
+}
+
+namespace {
+
+/* In C, recorded now; C++ records it once the unit is complete (cxx.cpp). */
+void declare(Sema &S, const NamedDecl *d, const mv_decl &decl)
+{
+	if (S.getLangOpts().CPlusPlus)
+		return mv_cxx_defer(d, decl);
+	mv_record_decl(mv_c_ir_name(d), decl);
+	if (decl.function)
+		mv_function_decls.insert(d);
+	else if (!(decl.flags & MV_DECL_FNPTR))
+		mv_int_switch_decls.insert(d);
 }
 
 /* ("inline", N): N (0 to MV_INLINE_MAX), -1 if the arguments are not
@@ -121,7 +145,7 @@ int inline_arg(Sema &S, const Decl *D, const ParsedAttr &A)
 	if (given.size() != 2 || !given[1]->EvaluateAsInt(r, S.Context) ||
 	    r.Val.getInt().isNegative() || r.Val.getInt().getActiveBits() > 32 ||
 	    r.Val.getInt().getZExtValue() > MV_INLINE_MAX) {
-		error(S, D, A.getRange(), "multiverse: '" + cast<NamedDecl>(D)->getNameAsString() +
+		error(S, D, A.getRange(), "multiverse: '" + name_of(D) +
 		      "': (\"inline\", N) takes one integer constant N from 0 to " +
 		      std::to_string(MV_INLINE_MAX) + ": the bytes of each call site, call "
 		      "included (0: calls are not padded)");
@@ -145,7 +169,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 		if (isa<FunctionDecl>(D))
 			return true;
 		if (isa<ParmVarDecl>(D)) {
-			error(S, D, A.getRange(), "multiverse: '" + cast<NamedDecl>(D)->getNameAsString() +
+			error(S, D, A.getRange(), "multiverse: '" + name_of(D) +
 			      "' is a function parameter; the attribute applies to functions "
 			      "and global variables only");
 			return false;
@@ -153,7 +177,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 		if (const auto *F = dyn_cast<FieldDecl>(D)) {
 			/* a switch in every object of the type (members.cpp) */
 			if (F->isBitField()) {
-				error(S, D, A.getRange(), "multiverse: '" + F->getNameAsString() +
+				error(S, D, A.getRange(), "multiverse: '" + name_of(F) +
 				      "' is a bit-field; a switch member must be a whole integer, "
 				      "enum or bool member, with an address of its own");
 				return false;
@@ -162,14 +186,14 @@ struct MultiverseAttr : ParsedAttrInfo {
 		}
 		if (const auto *V = dyn_cast<VarDecl>(D)) {
 			if (!V->hasGlobalStorage() || V->isStaticLocal()) {
-				error(S, D, A.getRange(), "multiverse: '" + V->getNameAsString() +
+				error(S, D, A.getRange(), "multiverse: '" + name_of(V) +
 				      "' is a local variable; only global variables can be switches");
 				return false;
 			}
 			return true;
 		}
 		const auto *N = dyn_cast<NamedDecl>(D);
-		error(S, D, A.getRange(), "multiverse: " + (N ? "'" + N->getNameAsString() + "': " :
+		error(S, D, A.getRange(), "multiverse: " + (N ? "'" + name_of(N) + "': " :
 		      std::string()) + "the attribute applies to functions and global "
 		      "variables only");
 		return false;
@@ -177,15 +201,6 @@ struct MultiverseAttr : ParsedAttrInfo {
 
 	AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &A) const override
 	{
-		/* The passes find declarations by their C names; C++'s are
-		 * mangled, and inline functions and templates need COMDAT
-		 * groups the descriptors do not have here yet. */
-		if (S.getLangOpts().CPlusPlus) {
-			error(S, D, A.getRange(), "multiverse: '" +
-			      cast<NamedDecl>(D)->getQualifiedNameAsString() + "': the Clang "
-			      "plugin compiles C only; compile C++ with GCC (multiverse-g++)");
-			return AttributeNotApplied;
-		}
 		/* a variable or a member: what the checks need of either */
 		const auto *V = dyn_cast<ValueDecl>(D);
 		if (V && !isa<VarDecl>(V) && !isa<FieldDecl>(V))
@@ -205,32 +220,30 @@ struct MultiverseAttr : ParsedAttrInfo {
 			if (const auto *F = dyn_cast<FieldDecl>(D))
 				mv_field_decls[F] = decl;
 			else
-				record(mv_ir_name(cast<NamedDecl>(D)), decl);
-			if (!V)
-				mv_function_decls.insert(D);
+				declare(S, cast<NamedDecl>(D), decl);
 			return AttributeApplied;
 		}
 		if (fnptr && A.getNumArgs()) {
-			error(S, D, A.getRange(), "multiverse: '" + V->getNameAsString() + "' is a "
+			error(S, D, A.getRange(), "multiverse: '" + name_of(V) + "' is a "
 			      "function-pointer switch, which takes no arguments in the attribute "
 			      "but (\"inline\", N)", no_args);
 			return AttributeNotApplied;
 		}
 		if (V && !fnptr && !switch_type(V->getType())) {
-			error(S, D, A.getRange(), "multiverse: switch '" + V->getNameAsString() +
-			      "' has type '" + V->getType().getAsString() + "'; a switch must "
+			error(S, D, A.getRange(), "multiverse: switch '" + name_of(V) +
+			      "' has type '" + V->getType().getAsString(S.getPrintingPolicy()) + "'; a switch must "
 			      "be an integer, enum or bool variable or member, or a function "
 			      "pointer");
 			return AttributeNotApplied;
 		}
 		if (VD && VD->getTLSKind() != VarDecl::TLS_None) {
-			error(S, D, A.getRange(), "multiverse: '" + V->getNameAsString() + "' is "
+			error(S, D, A.getRange(), "multiverse: '" + name_of(V) + "' is "
 			      "thread-local; a switch must be a global variable with one "
 			      "value for the whole program", mv_fixit_remove_thread_local(VD));
 			return AttributeNotApplied;
 		}
 		if (V && V->getType().isConstQualified()) {
-			error(S, D, A.getRange(), "multiverse: switch '" + V->getNameAsString() +
+			error(S, D, A.getRange(), "multiverse: switch '" + name_of(V) +
 			      "' is const; a switch must be writable",
 			      mv_fixit_remove_const(cast<DeclaratorDecl>(V)));
 			return AttributeNotApplied;
@@ -297,9 +310,9 @@ struct MultiverseAttr : ParsedAttrInfo {
 			llvm::APSInt v = r.Val.getInt();
 			QualType t = value_type(V->getType());
 			if (!fits(S.Context, t, v)) {
-				error(S, D, e->getSourceRange(), "multiverse: '" + V->getNameAsString() +
+				error(S, D, e->getSourceRange(), "multiverse: '" + name_of(V) +
 				      "': value " + toString(v, 10) + " does not fit the type '" +
-				      t.getAsString() + "' of the switch");
+				      t.getAsString(S.getPrintingPolicy()) + "' of the switch");
 				return AttributeNotApplied;
 			}
 			values.push_back(v.isSigned() ? v.getSExtValue() : (int64_t)v.getZExtValue());
@@ -331,11 +344,7 @@ struct MultiverseAttr : ParsedAttrInfo {
 			mv_field_decls[F] = decl;
 			return AttributeApplied;
 		}
-		record(mv_ir_name(cast<NamedDecl>(D)), decl);
-		if (!V)
-			mv_function_decls.insert(D);
-		else if (!fnptr)
-			mv_int_switch_decls.insert(D);
+		declare(S, cast<NamedDecl>(D), decl);
 		return AttributeApplied;
 	}
 };

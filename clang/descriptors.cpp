@@ -30,7 +30,8 @@ Constant *cstring(Module &m, StringRef s)
 	return gv;
 }
 
-GlobalVariable *record(Module &m, Constant *init, StringRef section, const Twine &name)
+GlobalVariable *record(Module &m, Constant *init, StringRef section, const Twine &name,
+		       Comdat *group)
 {
 	/* writable, as the sections are (gcc/descriptors.cc): a read-only
 	 * record would make LLVM give the section other flags than the
@@ -39,6 +40,8 @@ GlobalVariable *record(Module &m, Constant *init, StringRef section, const Twine
 				      init, name);
 	gv->setSection(section);
 	gv->setAlignment(Align(8));
+	/* kept or dropped with what it describes (sites.cpp) */
+	gv->setComdat(group);
 	appendToUsed(m, { gv });
 	return gv;
 }
@@ -67,7 +70,9 @@ void mv_emit_var(Module &m, Constant *addr, const std::string &name, unsigned wi
 	Constant *init = ConstantStruct::getAnon({ addr, cstring(m, name),
 		ConstantInt::get(i32, width), ConstantInt::get(i32, flags),
 		ConstantInt::get(i64, 0) });
-	record(m, init, MV_SECTION_VAR, ".mv.var");
+	uint64_t offset;
+	GlobalVariable *object = mv_object_of(addr, m.getDataLayout(), &offset);
+	record(m, init, MV_SECTION_VAR, ".mv.var", object ? object->getComdat() : nullptr);
 }
 
 void mv_emit_function(Module &m, Function &f, unsigned pad,
@@ -84,7 +89,7 @@ void mv_emit_function(Module &m, Function &f, unsigned pad,
 				ConstantInt::get(i64, g.low), ConstantInt::get(i64, g.high) }));
 		auto *arr = ConstantArray::get(ArrayType::get(guards[0]->getType(), guards.size()),
 					       guards);
-		auto *gv = record(m, arr, MV_SECTION_VARIANTS, ".mv.guards");
+		auto *gv = record(m, arr, MV_SECTION_VARIANTS, ".mv.guards", f.getComdat());
 		/* not analysed for inlining: inline.cpp writes the table
 		 * again once the AsmPrinter has seen the variant's code */
 		Type *i16 = Type::getInt16Ty(c);
@@ -107,11 +112,11 @@ void mv_emit_function(Module &m, Function &f, unsigned pad,
 			ConstantInt::get(Type::getInt16Ty(c), 0), ConstantPointerNull::get(ptr),
 			ConstantInt::get(i32, 0), ConstantInt::get(i32, MV_INLINE_UNKNOWN) }));
 	Constant *table = record(m, ConstantArray::get(ArrayType::get(variants[0]->getType(),
-		variants.size()), variants), MV_SECTION_VARIANTS, ".mv.variants");
-	Constant *init = ConstantStruct::getAnon({ &f, cstring(m, f.getName()), entry, table,
+		variants.size()), variants), MV_SECTION_VARIANTS, ".mv.variants", f.getComdat());
+	Constant *init = ConstantStruct::getAnon({ &f, cstring(m, mv_display_name(f.getName())), entry, table,
 		ConstantInt::get(i32, variants.size()),
 		ConstantInt::get(i32, (pad ? MV_FN_ENTRY_AFTER_PAD : 0) | (plain ? MV_FN_PLAIN : 0)) });
-	record(m, init, MV_SECTION_FN, ".mv.fn");
+	record(m, init, MV_SECTION_FN, ".mv.fn", f.getComdat());
 }
 
 /* Registration early, so that user constructors may commit already;

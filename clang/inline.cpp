@@ -76,6 +76,7 @@ struct Record {
 struct Table {
 	MCSymbol *label;
 	std::vector<Record> records;
+	const Comdat *group;            /* its function's */
 };
 
 /* The function whose code a record's body is: a variant itself, or a
@@ -228,6 +229,7 @@ class InlineRecorder : public DebugHandlerBase {
 			if (!array)
 				continue;
 			Table t;
+			t.group = gv.getComdat();
 			for (const Use &u : array->operands()) {
 				auto *r = cast<ConstantStruct>(u.get());
 				t.records.push_back({ r->getOperand(0), r->getOperand(1),
@@ -251,12 +253,13 @@ class InlineRecorder : public DebugHandlerBase {
 	const MCExpr *num(int64_t v) { return MCConstantExpr::create(v, ctx()); }
 
 	/* The relocations of an inlinable variant, if any: their label. */
-	MCSymbol *write_relocs(const Copy &c)
+	MCSymbol *write_relocs(const Copy &c, const Comdat *group)
 	{
 		if (!c.why.empty() || c.relocs.empty())
 			return nullptr;
 		MCStreamer &out = *ap->OutStreamer;
 		MCSymbol *l = ctx().createTempSymbol("mvrelocs", true);
+		out.switchSection(mv_descriptor_section(ctx(), MV_SECTION_VARIANTS, group));
 		out.emitValueToAlignment(Align(4));
 		out.emitLabel(l);
 		for (const Reloc &r : c.relocs) {
@@ -392,12 +395,11 @@ public:
 			return;
 		MCStreamer &out = *ap->OutStreamer;
 		out.pushSection();
-		out.switchSection(ctx().getELFSection(MV_SECTION_VARIANTS, ELF::SHT_PROGBITS,
-			ELF::SHF_ALLOC | ELF::SHF_WRITE));
 		std::map<const Function *, MCSymbol *> relocs;
 		for (auto &[f, c] : copies)
-			relocs[f] = write_relocs(c);
+			relocs[f] = write_relocs(c, f->getComdat());
 		for (const Table &t : tables) {
+			out.switchSection(mv_descriptor_section(ctx(), MV_SECTION_VARIANTS, t.group));
 			out.emitValueToAlignment(Align(8));
 			out.emitLabel(t.label);
 			for (const Record &r : t.records) {

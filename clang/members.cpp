@@ -48,9 +48,14 @@ bool has_switches(QualType t, std::map<const RecordDecl *, bool> &memo)
 struct Visitor : RecursiveASTVisitor<Visitor> {
 	ASTContext &ctx;
 	std::map<const RecordDecl *, bool> memo;
-	std::map<std::string, const VarDecl *> statics;   /* by IR name */
+	/* every static object of a function, by function and name */
+	std::map<std::pair<const Decl *, std::string>, unsigned> statics;
+	std::vector<const VarDecl *> objects;       /* those with switches */
 
 	explicit Visitor(ASTContext &c) : ctx(c) {}
+
+	/* each instance of a template, not the template */
+	bool shouldVisitTemplateInstantiations() const { return true; }
 
 	void members(QualType t, uint64_t offset, const std::string &name,
 		     std::vector<mv_member> &out)
@@ -84,30 +89,48 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	bool VisitVarDecl(VarDecl *v)
 	{
 		if (!v->hasGlobalStorage() || v->getTLSKind() != VarDecl::TLS_None ||
-		    isa<ParmVarDecl>(v) || !has_switches(v->getType(), memo))
+		    isa<ParmVarDecl>(v) || v->isTemplated() || v->isInvalidDecl())
 			return true;
-		/* Clang names a function's static object function.object */
-		std::string ir = mv_ir_name(v);
 		if (v->isStaticLocal())
-			if (const auto *fn = dyn_cast<FunctionDecl>(v->getDeclContext()))
-				ir = mv_ir_name(fn) + "." + v->getName().str();
-		if (v->isStaticLocal() && !statics.emplace(ir, v).second) {
-			/* LLVM names the second fn.object.1, or the first if
-			 * CodeGen skips the first one's block: not knowable */
-			DiagnosticsEngine &d = ctx.getDiagnostics();
-			d.Report(v->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Warning,
-				"multiverse: '%0' is not the only static object called '%0' in "
-				"this function, so the Clang plugin cannot tell them apart and "
-				"specializes the member switches of neither; rename one"))
-				<< v->getName();
-			mv_objects.erase(ir);
-			return true;
-		}
-		std::vector<mv_member> list;
-		members(v->getType(), 0, v->getName().str(), list);
-		if (!list.empty())
-			mv_objects[ir] = list;
+			statics[{ cast<Decl>(v->getDeclContext())->getCanonicalDecl(),
+				  v->getName().str() }]++;
+		if (has_switches(v->getType(), memo))
+			objects.push_back(v);
 		return true;
+	}
+
+	/* Once the unit is seen: the member switches of each object. */
+	void record()
+	{
+		std::set<std::pair<const Decl *, std::string>> told;
+		for (const VarDecl *v : objects) {
+			/* Clang names a function's static object function.object
+			 * (C) or mangles it (C++) */
+			std::string ir = mv_ir_name(v);
+			if (v->isStaticLocal() && !ctx.getLangOpts().CPlusPlus)
+				if (const auto *fn = dyn_cast<FunctionDecl>(v->getDeclContext()))
+					ir = mv_ir_name(fn) + "." + v->getName().str();
+			std::pair<const Decl *, std::string> key = {
+				cast<Decl>(v->getDeclContext())->getCanonicalDecl(), v->getName().str() };
+			if (v->isStaticLocal() && statics[key] > 1) {
+				/* LLVM names the second fn.object.1, or the first if
+				 * CodeGen skips the first one's block, and C++ numbers
+				 * them as CodeGen meets them: not knowable */
+				if (!told.insert(key).second)
+					continue;
+				DiagnosticsEngine &d = ctx.getDiagnostics();
+				d.Report(v->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Warning,
+					"multiverse: '%0' is not the only static object called '%0' in "
+					"this function, so the Clang plugin cannot tell them apart and "
+					"specializes the member switches of neither; rename one"))
+					<< v->getName();
+				continue;
+			}
+			std::vector<mv_member> list;
+			members(v->getType(), 0, mv_source_name(v), list);
+			if (!list.empty())
+				mv_objects[ir] = list;
+		}
 	}
 };
 
@@ -153,6 +176,7 @@ struct Consumer : ASTConsumer {
 			return;
 		Visitor v(ctx);
 		v.TraverseDecl(ctx.getTranslationUnitDecl());
+		v.record();
 	}
 };
 

@@ -127,6 +127,7 @@ struct Action : PluginASTAction {
 		});
 		mv_hook_asm_printers();
 		std::vector<std::unique_ptr<ASTConsumer>> consumers;
+		consumers.push_back(mv_make_cxx_recorder());    /* first: the others need it */
 		consumers.push_back(mv_make_member_table());
 		consumers.push_back(mv_make_use_checker());
 		return std::make_unique<MultiplexConsumer>(std::move(consumers));

@@ -3,11 +3,14 @@
  * What the Clang front end's files share.  The pieces, in the order a
  * unit meets them:
  *   attribute.cpp   the attribute and its diagnostics (Clang's Sema);
+ *   cxx.cpp         C++: mangled names, template instances, the names
+ *                   users see;
  *   fixit.cpp       the fix-it hints some of those diagnostics carry;
  *   members.cpp     the member switches of each object, after Sema;
  *   uses.cpp        warnings about writes to switches, after Sema;
  *   specialize.cpp  at the start of LLVM's pipeline: variants, and the
- *                   generics and variants protected from IPO;
+ *                   generics and variants protected from IPO, with
+ *                   domain.cpp: the values each variant is for;
  *   fnptr.cpp       also at the start: calls through function-pointer
  *                   switches sent to stubs that commit can bypass;
  *   merge.cpp       at the end of the pipeline: identical variants merged,
@@ -29,7 +32,8 @@
 
 namespace llvm { class Constant; class DataLayout; class Function; class GlobalVariable; class Module; class Value; }
 namespace clang { class ASTConsumer; class ASTContext; class Attr; class Decl; class DeclaratorDecl;
-		  class FieldDecl; class FixItHint; class FunctionDecl; class NamedDecl; }
+		  class FieldDecl; class FixItHint; class FunctionDecl; class GlobalDecl;
+		  class MangleContext; class NamedDecl; }
 
 /* mv_decl.flags */
 #define MV_DECL_SIGNED  0x1u
@@ -57,8 +61,22 @@ extern std::map<std::string, mv_decl> mv_declared;
  * the integer switches, for uses.cpp. */
 extern std::set<const clang::Decl *> mv_function_decls, mv_int_switch_decls;
 
-/* The name a declaration has in LLVM IR (attribute.cpp). */
+/* The name a declaration has in LLVM IR: in C (attribute.cpp), and in
+ * either language (cxx.cpp); for a constructor or destructor, its base
+ * object's. */
+std::string mv_c_ir_name(const clang::NamedDecl *d);
 std::string mv_ir_name(const clang::NamedDecl *d);
+std::string mv_ir_name_of(clang::MangleContext &mc, clang::GlobalDecl gd);
+/* Records a declaration's attribute under an IR name (attribute.cpp). */
+void mv_record_decl(const std::string &ir_name, mv_decl decl);
+/* cxx.cpp: C++'s declarations are recorded once Sema has seen the unit,
+ * by the consumer that must run before the others; their names as users
+ * see them, by IR name (the IR name itself in C); a declaration's name
+ * as it is shown (C: its name; C++: qualified, as GCC spells it). */
+void mv_cxx_defer(const clang::NamedDecl *d, const mv_decl &decl);
+std::unique_ptr<clang::ASTConsumer> mv_make_cxx_recorder(void);
+std::string mv_display_name(llvm::StringRef ir_name);
+std::string mv_source_name(const clang::NamedDecl *d);
 
 /* Members with the attribute (attribute.cpp), and the member switches of
  * each object with static storage duration, by the object's IR name
@@ -154,6 +172,11 @@ struct mv_fnptr_switch {
 typedef std::map<std::pair<llvm::GlobalVariable *, uint64_t>, mv_fnptr_switch>
 	mv_fnptr_switches;
 
+/* domain.cpp: the values a function gets variants for, from the loads of
+ * an integer switch of width bytes that it tests */
+std::vector<int64_t> mv_domain(const std::vector<llvm::Value *> &reads, unsigned width,
+			       bool is_signed);
+
 /* specialize.cpp: the global object p points into at a constant offset */
 llvm::GlobalVariable *mv_object_of(llvm::Value *p, const llvm::DataLayout &dl,
 				   uint64_t *offset);
@@ -165,6 +188,12 @@ std::set<llvm::Constant *> mv_redirect_switch_calls(llvm::Module &m,
 
 /* sites.cpp */
 void mv_hook_asm_printers(void);
+/* sites.cpp: a descriptor section, in the COMDAT group of what its
+ * records describe (C++'s inline functions and template instances), so
+ * that the linker keeps or drops them with it; group null: none. */
+namespace llvm { class Comdat; class MCContext; class MCSection; }
+llvm::MCSection *mv_descriptor_section(llvm::MCContext &ctx, const char *name,
+				       const llvm::Comdat *group);
 
 /* report.cpp: -fplugin-arg-multiverse-report[-json][=FILE], by the
  * functions' IR names */
@@ -173,6 +202,7 @@ struct mv_report_fn {
 	std::string file;
 	unsigned line = 0, column = 0;
 	std::vector<std::string> specialized;                      /* switches */
+	std::vector<std::string> domains;                          /* theirs, as JSON */
 	std::vector<std::pair<std::string, std::string>> dynamic;  /* name, why */
 	std::string generic_only;
 	unsigned made = 0;

@@ -75,7 +75,7 @@ std::string plain_text(const std::string &name, const mv_report_fn &f)
 void text(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f)
 {
 	std::string at = f.file + ":" + std::to_string(f.line) + ":" +
-			 std::to_string(f.column) + ": multiverse: '" + name + "'";
+			 std::to_string(f.column) + ": multiverse: '" + mv_display_name(name) + "'";
 	if (!f.generic_only.empty()) {
 		out << at << ": only the generic: " << f.generic_only << plain_text(name, f) << "\n";
 	} else if (f.specialized.empty()) {
@@ -105,10 +105,13 @@ void text(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f
 void json(llvm::raw_ostream &out, const std::string &name, const mv_report_fn &f)
 {
 	out << "{\"file\": " << mv_json_string(f.file) << ", \"line\": " << f.line
-	    << ", \"column\": " << f.column << ", \"function\": " << mv_json_string(name)
+	    << ", \"column\": " << f.column << ", \"function\": " << mv_json_string(mv_display_name(name))
 	    << ", \"switches\": [";
 	for (size_t i = 0; i < f.specialized.size(); i++)
 		out << (i ? ", " : "") << mv_json_string(f.specialized[i]);
+	out << "], \"domains\": [";
+	for (size_t i = 0; i < f.domains.size(); i++)
+		out << (i ? ", " : "") << f.domains[i];
 	out << "], \"variants_made\": " << f.made << ", \"variants_merged\": "
 	    << f.made - f.kept.size() << ", \"bytes_added\": null, \"bytes_exact\": false, "
 	    << "\"variants\": [";

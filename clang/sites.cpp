@@ -69,6 +69,7 @@ struct Site {
 	const GlobalValue *callee;      /* a generic, or a switch's object */
 	uint64_t offset;                /* of the switch in its object */
 	Pad pad;
+	const Comdat *group;            /* the caller's */
 };
 
 class SiteRecorder : public DebugHandlerBase {
@@ -102,7 +103,7 @@ class SiteRecorder : public DebugHandlerBase {
 
 	void fail(const Twine &what)
 	{
-		mf->getFunction().getContext().emitError("multiverse: '" + mf->getName() +
+		mf->getFunction().getContext().emitError("multiverse: '" + mv_display_name(mf->getName()) +
 			"': " + what + "; please report this as a bug");
 	}
 
@@ -356,7 +357,7 @@ public:
 			arch->emit_nops(*ap, mf->getSubtarget(), pad.bytes);
 		MCSymbol *label = ap->OutContext.createTempSymbol("mv_site", true);
 		ap->OutStreamer->emitLabel(label);
-		sites.push_back({ label, callee, offset, pad });
+		sites.push_back({ label, callee, offset, pad, mf->getFunction().getComdat() });
 	}
 
 	/* For the compile report (report.cpp): each function's calls here,
@@ -385,10 +386,11 @@ public:
 			return;
 		MCStreamer &out = *ap->OutStreamer;
 		out.pushSection();
-		out.switchSection(ap->OutContext.getELFSection(MV_SECTION_SITE,
-			ELF::SHT_PROGBITS, ELF::SHF_ALLOC | ELF::SHF_WRITE));
+		out.switchSection(mv_descriptor_section(ap->OutContext, MV_SECTION_SITE, nullptr));
 		out.emitValueToAlignment(Align(8));
 		for (const Site &s : sites) {
+			out.switchSection(mv_descriptor_section(ap->OutContext, MV_SECTION_SITE, s.group));
+			out.emitValueToAlignment(Align(8));
 			out.emitSymbolValue(s.label, 8);
 			const MCExpr *callee = MCSymbolRefExpr::create(
 				ap->getSymbol(s.callee), ap->OutContext);
@@ -431,6 +433,15 @@ AsmPrinter *with_sites(TargetMachine &tm, std::unique_ptr<MCStreamer> &&s)
 }
 
 } // namespace
+
+MCSection *mv_descriptor_section(MCContext &ctx, const char *name, const Comdat *group)
+{
+	unsigned flags = ELF::SHF_ALLOC | ELF::SHF_WRITE;
+	if (!group)
+		return ctx.getELFSection(name, ELF::SHT_PROGBITS, flags);
+	return ctx.getELFSection(name, ELF::SHT_PROGBITS, flags | ELF::SHF_GROUP, 0,
+				 group->getName(), true);
+}
 
 void mv_hook_asm_printers(void)
 {

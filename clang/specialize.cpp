@@ -19,6 +19,7 @@
  */
 #include "multiverse.h"
 #include "arch.h"
+#include "json-string.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -74,14 +75,21 @@ void read_declared(Module &m)
 		GlobalValue *gv = m.getNamedValue(name);
 		if (!gv)
 			continue;
+		/* C++'s complete object constructor as an alias of the base
+		 * object's: its calls here are the function's call sites */
+		if (auto *a = dyn_cast<GlobalAlias>(gv); a && d.function)
+			if (auto *f = dyn_cast<Function>(a->getAliasee()->stripPointerCasts()))
+				a->replaceUsesWithIf(f, [](Use &u) {
+					auto *call = dyn_cast<CallBase>(u.getUser());
+					return call && call->isCallee(&u); });
 		if (auto *f = dyn_cast<Function>(gv)) {
 			if (d.function)
 				functions.push_back(f);
 		} else if (auto *v = dyn_cast<GlobalVariable>(gv); v && !d.function) {
 			switches[{ v, 0 }] = Switch{ v, 0,
 				(unsigned)dl.getTypeAllocSize(v->getValueType()), d.flags,
-				d.values, v->getName().str(), v };
-			mv_switch_names[v] = v->getName().str();
+				d.values, mv_display_name(v->getName()), v };
+			mv_switch_names[v] = mv_display_name(v->getName());
 		}
 	}
 	Type *i8 = Type::getInt8Ty(m.getContext()), *i64 = Type::getInt64Ty(m.getContext());
@@ -129,55 +137,22 @@ int64_t normalize(const Switch &s, int64_t v)
 	return (int64_t)u;
 }
 
-/* The values to compile f for: the explicit ones, or 0, 1 and those f
- * compares the switch with (and the neighbour across a relational test). */
+/* The values to compile f for: the explicit ones, or those f tests the
+ * switch against (domain.cpp). */
 std::vector<int64_t> domain(Switch &s, Function &f)
 {
-	std::set<int64_t> d;
 	if (s.flags & MV_DECL_VALUES) {
+		std::set<int64_t> d;
 		for (int64_t v : s.values)
 			d.insert(normalize(s, v));
 		return { d.begin(), d.end() };
 	}
-	d.insert(0);
-	d.insert(1);
-	auto value = [&](const ConstantInt *c) {
-		return normalize(s, (s.flags & MV_DECL_SIGNED) ? c->getSExtValue()
-							: (int64_t)c->getZExtValue());
-	};
 	std::vector<Value *> reads;
 	for (Instruction &i : instructions(f))
 		if (auto *load = dyn_cast<LoadInst>(&i))
 			if (switch_read(load) == &s)
 				reads.push_back(load);
-	/* The switch's value, also through conversions of it. */
-	for (size_t k = 0; k < reads.size(); k++)
-		for (User *u : reads[k]->users()) {
-			if (isa<CastInst>(u)) {
-				reads.push_back(u);
-			} else if (auto *cmp = dyn_cast<ICmpInst>(u)) {
-				auto *c = dyn_cast<ConstantInt>(cmp->getOperand(cmp->getOperand(0) == reads[k]));
-				if (!c || c->getBitWidth() > 64)
-					continue;
-				int64_t v = value(c);
-				d.insert(v);
-				if (cmp->isRelational()) {
-					d.insert(normalize(s, (int64_t)((uint64_t)v + 1)));
-					d.insert(normalize(s, (int64_t)((uint64_t)v - 1)));
-				}
-			} else if (auto *sw = dyn_cast<SwitchInst>(u)) {
-				for (auto &c : sw->cases())
-					if (c.getCaseValue()->getBitWidth() <= 64)
-						d.insert(value(c.getCaseValue()));
-			} else if (auto *b = dyn_cast<BinaryOperator>(u)) {
-				if (b->getOpcode() != Instruction::And)
-					continue;
-				if (auto *c = dyn_cast<ConstantInt>(b->getOperand(b->getOperand(0) == reads[k])))
-					if (c->getBitWidth() <= 64)
-						d.insert(value(c));
-			}
-		}
-	return { d.begin(), d.end() };
+	return mv_domain(reads, s.width, s.flags & MV_DECL_SIGNED);
 }
 
 /* Whether f uses u: an instruction of f, or a constant expression that
@@ -373,12 +348,15 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 	if (vars.empty())
 		return out;
 	mv_report_fn &report = mv_report[f.getName().str()];
-	for (Switch *v : vars)
-		report.specialized.push_back(v->name);
+	for (size_t k = 0; k < vars.size(); k++) {
+		report.specialized.push_back(vars[k]->name);
+		report.domains.push_back(mv_json_values(k < doms.size() ? doms[k] :
+			domain(*vars[k], f), !(vars[k]->flags & MV_DECL_SIGNED)));
+	}
 	std::vector<GlobalVariable *> tables;
 	if (!label_tables(f, tables)) {
 		f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
-			DiagnosticLocation(f.getSubprogram()), "multiverse: '" + f.getName() +
+			DiagnosticLocation(f.getSubprogram()), "multiverse: '" + mv_display_name(f.getName()) +
 			"' cannot be specialized: the address of one of its labels is "
 			"stored where a copy of the function cannot follow it (a table "
 			"that is not constant, or that another function uses); only the "
@@ -395,7 +373,7 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 			all = all > ULLONG_MAX / w ? ULLONG_MAX : all * w;
 		}
 		f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
-			DiagnosticLocation(f.getSubprogram()), "multiverse: '" + f.getName() +
+			DiagnosticLocation(f.getSubprogram()), "multiverse: '" + mv_display_name(f.getName()) +
 			"' would need " + (all == ULLONG_MAX ? Twine("too many") : Twine(all)) +
 			" variants, more than the limit of " + Twine(cap) + " (plugin argument "
 			"'max-variants'); only the generic is used"));
@@ -420,7 +398,7 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 		c->setName(f.getName() + ".multiverse." + std::to_string(n));
 		c->setLinkage(GlobalValue::InternalLinkage);
 		c->setVisibility(GlobalValue::DefaultVisibility);
-		c->setComdat(nullptr);
+		c->setComdat(f.getComdat());    /* dropped with the generic */
 		for (size_t k = 0; k < vars.size(); k++) {
 			if (choice[k] == doms[k].size())
 				continue;
@@ -505,7 +483,7 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 			/* from an earlier declaration, which Sema had not merged
 			 * yet when it saw the attribute */
 			m.getContext().diagnose(DiagnosticInfoUnsupported(*f, "multiverse: '" +
-				f->getName() + "' is 'always_inline'; a multiversed function is "
+				mv_display_name(f->getName()) + "' is 'always_inline'; a multiversed function is "
 				"never inlined, so that commit can redirect every call to it",
 				DiagnosticLocation(f->getSubprogram()), DS_Error));
 			f->removeFnAttr(Attribute::AlwaysInline);

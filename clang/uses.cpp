@@ -177,7 +177,7 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		unsigned id = diags.getCustomDiagID(DiagnosticsEngine::Warning,
 			"multiverse: '%0' %1 switch '%2'; the switch is not specialized "
 			"in this function");
-		diags.Report(at, id) << fn->getName() << what << name;
+		diags.Report(at, id) << mv_source_name(fn) << what << name;
 		note_declared(declared);
 	}
 
@@ -190,6 +190,29 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 					      "switch member '%0' declared here") :
 			diags.getCustomDiagID(DiagnosticsEngine::Note, "switch '%0' declared here");
 		diags.Report(declared->getLocation(), id) << declared->getName();
+	}
+
+	/* C++: each instance of a multiversed template, and the members */
+	bool shouldVisitTemplateInstantiations() const { return true; }
+	bool TraverseCXXMethodDecl(CXXMethodDecl *f) { return TraverseFunctionDecl(f); }
+	bool TraverseCXXConstructorDecl(CXXConstructorDecl *f) { return TraverseFunctionDecl(f); }
+	bool TraverseCXXDestructorDecl(CXXDestructorDecl *f) { return TraverseFunctionDecl(f); }
+	bool TraverseCXXConversionDecl(CXXConversionDecl *f) { return TraverseFunctionDecl(f); }
+
+	/* A lambda's body is a function of its own. */
+	bool TraverseLambdaExpr(LambdaExpr *l)
+	{
+		return fn ? true : RecursiveASTVisitor::TraverseLambdaExpr(l);
+	}
+
+	/* A static object's initializer is not run by the function (in C
+	 * it is a constant, in C++ it runs once): an address it takes is
+	 * none the function takes. */
+	bool TraverseVarDecl(VarDecl *v)
+	{
+		if (fn && v->isStaticLocal())
+			return true;
+		return RecursiveASTVisitor::TraverseVarDecl(v);
 	}
 
 	bool TraverseFunctionDecl(FunctionDecl *f)
@@ -218,7 +241,7 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 				"multiverse: '%0' reads switch member '%1' of '%2' %3; only a "
 				"read that names an object with static storage duration, with "
 				"constant array indices, is specialized");
-			diags.Report(at, id) << fn->getName() << f->getName()
+			diags.Report(at, id) << mv_source_name(fn) << f->getName()
 				<< ctx.getRecordType(f->getParent()).getAsString() << why;
 			note_declared(f);
 			mv_report[mv_ir_name(fn)].dynamic.push_back({ f->getName().str(),
@@ -383,7 +406,7 @@ void check_always_inline(ASTContext &ctx)
 		d.Report(def->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Error,
 			"multiverse: '%0' is 'always_inline'; a multiversed function is "
 			"never inlined, so that commit can redirect every call to it"))
-			<< def->getName() << mv_fixit_remove_attribute(ai, def);
+			<< mv_source_name(def) << mv_fixit_remove_attribute(ai, def);
 	}
 }
 

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A string as a JSON string literal, for the compile reports both
- * plugins write (gcc/report.cc, clang/report.cpp).
+ * A string as a JSON string literal, and a switch's domain as a JSON
+ * array, for the compile reports both plugins write (gcc/report.cc,
+ * clang/report.cpp).
  */
 #ifndef MULTIVERSE_JSON_STRING_H
 #define MULTIVERSE_JSON_STRING_H
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 inline std::string mv_json_string(const std::string &s)
 {
@@ -24,6 +27,22 @@ inline std::string mv_json_string(const std::string &s)
 		out += c;
 	}
 	return out + "\"";
+}
+
+/* Values as the descriptors carry them (sign- or zero-extended), in
+ * ascending order of the switch's type. */
+inline std::string mv_json_values(std::vector<int64_t> v, bool is_unsigned)
+{
+	std::string out = "[";
+	std::vector<std::string> text;
+	if (is_unsigned)
+		for (size_t i = 1; i < v.size(); i++)
+			for (size_t j = i; j > 0 && (uint64_t)v[j] < (uint64_t)v[j - 1]; j--)
+				std::swap(v[j], v[j - 1]);
+	for (size_t i = 0; i < v.size(); i++)
+		out += (i ? ", " : "") + (is_unsigned ? std::to_string((uint64_t)v[i]) :
+					  std::to_string(v[i]));
+	return out + "]";
 }
 
 #endif

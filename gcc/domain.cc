@@ -8,7 +8,9 @@
  *   integer    {0, 1} plus what the function compares the switch with:
  *              c for x == c, x != c and case c; c and the value on the
  *              other side of the boundary for x < c, x <= c, x > c, x >= c;
- *              m for a bit test (x & m), 0 being there already.  So
+ *              m for a bit test (x & m), 0 being there already; for a
+ *              sign test of an unsigned switch, (int)x < 0, the values
+ *              either side of the sign bit.  So
  *              every outcome of each test has a representative, and
  *              variants that come out the same are merged later.
  *
@@ -118,6 +120,17 @@ static void add_comparison(const mv_path &path, enum tree_code code,
 		return;
 	if (lhs != seen)   /* c OP x: look at it as x OP' c */
 		code = swap_tree_comparison(code);
+	/* A sign test of an unsigned switch: GCC's form of x > INT_MAX and
+	 * of x & 0x80000000, (int)x < 0, splits the switch's values either
+	 * side of the sign bit (as clang/domain.cpp has it). */
+	tree t = path.back();
+	if (!TYPE_UNSIGNED(t) && !keeps_order(path) &&
+	    (((code == LT_EXPR || code == GE_EXPR) && integer_zerop(c)) ||
+	     ((code == GT_EXPR || code == LE_EXPR) && integer_minus_onep(c)))) {
+		add_value(path, TYPE_MAX_VALUE(t), 0, out);
+		add_value(path, TYPE_MIN_VALUE(t), 0, out);
+		return;
+	}
 	add_value(path, c, 0, out);
 	switch (code) {
 	case LT_EXPR: case GE_EXPR: add_value(path, c, -1, out); break;
@@ -127,13 +140,66 @@ static void add_comparison(const mv_path &path, enum tree_code code,
 	/* GCC folds x > INT_MAX, for an unsigned x, into (int)x < 0: the
 	 * switch's values then also split where the tested type wraps. */
 	if (!keeps_order(path)) {
-		tree t = path.back();
 		add_value(path, TYPE_MIN_VALUE(t), 0, out);
 		add_value(path, TYPE_MAX_VALUE(t), 0, out);
 	}
 }
 
 static void collect_through_local(mv_path &path, tree local, std::vector<mv_value> &out);
+
+/* Adds the switch's value that the tested value sees as v. */
+static void add_wide(const mv_path &path, const widest_int &v, std::vector<mv_value> &out)
+{
+	widest_int w;
+	if (preimage(path, v, &w))
+		out.push_back(mv_value_of(w));
+}
+
+/* A run of values as one unsigned test, x + k <= n (GCC's form of a
+ * switch with one case range, case -10 ... 10): the run -k .. -k + n,
+ * as add_range() counts a case range. */
+static void add_offset_range(mv_path &path, tree sum, const widest_int &k,
+			     std::vector<mv_value> &out)
+{
+	tree t = TREE_TYPE(sum);
+	unsigned prec = TYPE_PRECISION(t);
+	imm_use_iterator it;
+	gimple *use;
+
+	path.push_back(t);
+	FOR_EACH_IMM_USE_STMT(use, it, sum) {
+		enum tree_code code;
+		tree lhs, rhs;
+		if (gcond *cond = dyn_cast<gcond *>(use)) {
+			code = gimple_cond_code(cond);
+			lhs = gimple_cond_lhs(cond), rhs = gimple_cond_rhs(cond);
+		} else if (is_gimple_assign(use) &&
+			   TREE_CODE_CLASS(gimple_assign_rhs_code(use)) == tcc_comparison) {
+			code = gimple_assign_rhs_code(use);
+			lhs = gimple_assign_rhs1(use), rhs = gimple_assign_rhs2(use);
+		} else {
+			continue;
+		}
+		if (lhs != sum || TREE_CODE(rhs) != INTEGER_CST)
+			continue;
+		widest_int n = wi::to_widest(rhs);
+		if (code == LT_EXPR || code == GE_EXPR)
+			n -= 1;
+		else if (code != LE_EXPR && code != GT_EXPR)
+			continue;
+		if (wi::neg_p(n))
+			continue;
+		widest_int low = wi::zext(-k, prec);
+		if (wi::gtu_p(n, MV_CASE_RANGE_VALUES - 1)) {
+			add_wide(path, low, out);
+			add_wide(path, wi::zext(low + n, prec), out);
+			continue;
+		}
+		for (unsigned d = 0; wi::leu_p(d, n); d++)
+			add_wide(path, wi::zext(low + d, prec), out);
+	}
+	path.pop_back();
+}
 
 /* Collects the constants the value `seen` (a copy of the switch, converted
  * along path) is tested against, following conversions. */
@@ -165,6 +231,13 @@ static void collect_tests(mv_path &path, tree seen, std::vector<mv_value> &out)
 					       gimple_assign_rhs2(use), seen, out);
 			else if (code == BIT_AND_EXPR)
 				add_value(path, gimple_assign_rhs2(use), 0, out);
+			else if ((code == PLUS_EXPR || code == MINUS_EXPR) &&
+				 TYPE_UNSIGNED(TREE_TYPE(lhs)) &&
+				 gimple_assign_rhs1(use) == seen &&
+				 TREE_CODE(gimple_assign_rhs2(use)) == INTEGER_CST) {
+				widest_int k = wi::to_widest(gimple_assign_rhs2(use));
+				add_offset_range(path, lhs, code == PLUS_EXPR ? k : -k, out);
+			}
 			else if (VAR_P(lhs) && code == SSA_NAME)
 				collect_through_local(path, lhs, out);
 			else if (CONVERT_EXPR_CODE_P(code) || code == SSA_NAME)

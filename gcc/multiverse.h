@@ -41,6 +41,7 @@ struct mv_function {
 	std::vector<mv_variant> variants;
 	/* for the report (report.cc) */
 	std::vector<std::string> specialized;                 /* switch names */
+	std::vector<std::string> domains;     /* each one's, as JSON (report.cc) */
 	std::vector<std::pair<std::string, std::string>> dynamic; /* name, why */
 	std::string generic_only;         /* why no variant was made, if so */
 	unsigned made;                    /* variants made, before merging */

@@ -166,6 +166,9 @@ void write_json(FILE *out, const mv_function &f)
 		mv_json_string(mv_name(f.decl)).c_str());
 	for (size_t i = 0; i < f.specialized.size(); i++)
 		fprintf(out, "%s%s", i ? ", " : "", mv_json_string(f.specialized[i]).c_str());
+	fputs("], \"domains\": [", out);
+	for (size_t i = 0; i < f.domains.size(); i++)
+		fprintf(out, "%s%s", i ? ", " : "", f.domains[i].c_str());
 	fprintf(out, "], \"variants_made\": %u, \"variants_merged\": %u, "
 		"\"bytes_added\": %u, \"bytes_exact\": %s, \"variants\": [", f.made,
 		f.made - n.kept, n.bytes, exact(f) ? "true" : "false");

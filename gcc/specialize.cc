@@ -19,6 +19,7 @@
  * variant).
  */
 #include "multiverse.h"
+#include "json-string.h"
 
 #include <algorithm>
 #include <set>
@@ -255,9 +256,12 @@ std::vector<switch_use> analyze(cgraph_node *node)
 					: "the function takes its address" });
 			continue;
 		}
-		mv_find_function(node->decl)->specialized.push_back(mv_switch_name(sw));
+		mv_function *mf = mv_find_function(node->decl);
+		mf->specialized.push_back(mv_switch_name(sw));
 		uses.push_back({ sw, mv_domain(sw, fn),
 				 mv_is_tracked(mv_switch_decl(sw)) });
+		mf->domains.push_back(mv_json_values(uses.back().domain,
+						     TYPE_UNSIGNED(TREE_TYPE(sw))));
 		mv_keep(sw);
 	}
 	return uses;

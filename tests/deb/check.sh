@@ -33,7 +33,7 @@ done
 ldconfig -p | grep -q "libmultiverse.so.0 .*=> .*/lib/$ma/libmultiverse.so.0\$" ||
 	fail "libmultiverse.so.0 is not in the loader's cache"
 [ -f /usr/share/man/man1/multiverse-gcc.1.gz ] && [ -f /usr/share/man/man1/multiverse-g++.1.gz ] &&
-	[ -f /usr/share/man/man1/multiverse-clang.1.gz ] ||
+	[ -f /usr/share/man/man1/multiverse-clang.1.gz ] && [ -f /usr/share/man/man1/multiverse-clang++.1.gz ] ||
 	fail "no manual page"
 
 # A program from a system-wide install loads the runtime from the
@@ -50,8 +50,10 @@ for cc in gcc clang; do
 done
 multiverse-inspect $w/app-gcc >$w/out 2>&1 && grep -q "mode_cost at" $w/out ||
 	{ fail "multiverse-inspect $w/app-gcc"; sed 's/^/  | /' $w/out; }
-step "multiverse-g++" multiverse-g++ -O2 -I/tmp/check -o $w/overloads /tmp/check/overloads.cc &&
-	step "multiverse-g++ program runs" $w/overloads
+for cxx in g++ clang++; do
+	step "multiverse-$cxx" multiverse-$cxx -O2 -I/tmp/check -o $w/overloads-$cxx /tmp/check/overloads.cc &&
+		step "multiverse-$cxx program runs" $w/overloads-$cxx
+done
 for pc in multiverse:gcc-12 multiverse-clang:clang-19; do
 	name=${pc%:*} cc=${pc#*:}
 	flags=$(pkg-config --cflags --libs $name) || { fail "pkg-config $name"; continue; }

@@ -5,7 +5,7 @@
  * committed result must equal the generic's, and commit must bind exactly
  * the values that have a variant. */
 #include <stdint.h>
-#include "check.h"
+#include "try_commit.h"
 
 enum color { RED = -2, GREEN = 5, BLUE = 9 };
 
@@ -51,20 +51,6 @@ __attribute__((multiverse)) int f_run(void)
 	}
 }
 
-/* Commits fn and checks that it binds iff `bound`, and that the bound code
- * returns what the generic returned. */
-#define TRY(fn, var, val, bound) do { \
-	multiverse_revert(); \
-	var = (val); \
-	long long want = (long long)fn(); \
-	CHECK(multiverse_commit_fn(fn) >= 0); \
-	if (multiverse_is_committed(fn) != (bound)) { \
-		fprintf(stderr, "%s with %s = %lld: committed %d, want %d\n", \
-			#fn, #var, (long long)(val), multiverse_is_committed(fn), bound); \
-		check_failures++; \
-	} \
-	CHECK_EQ(OPAQUE(&fn)(), want); \
-} while (0)
 
 int main(void)
 {

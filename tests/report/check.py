@@ -41,7 +41,8 @@ if sorted(report) != ["dyn", "fenced", "hinted", "none", "small", "spec", "wide"
 merging = opt != "-O0"
 
 spec = report.get("spec", {})
-if spec.get("switches") != ["mode", "fast"] or spec.get("variants_made") != 6:
+if spec.get("switches") != ["mode", "fast"] or spec.get("variants_made") != 6 or \
+   spec.get("domains") != [[0, 1, 2], [0, 1]]:
     fail(f"spec: {spec}")
 kept = len(spec.get("variants", []))
 if spec.get("variants_merged") != 6 - kept or (merging and kept != 3) or (not merging and kept != 6):

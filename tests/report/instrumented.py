@@ -18,10 +18,10 @@ import concurrent.futures
 import glob
 import json
 import os
-import re
 import shlex
-import subprocess
 import sys
+
+import reports
 
 cc, d = sys.argv[1:3]
 clang = "clang" in os.path.basename(cc)
@@ -33,42 +33,22 @@ flag_sets = [
 ]
 
 
-def source_flags(src):
-    text = open(src).read()
-    flags = []
-    for key in ["mvflags"] + (["mvflags-clang"] if clang else []):
-        m = re.search(r"// %s: (.*)" % key, text)
-        if m:
-            flags += shlex.split(m.group(1))
-    return flags, "not-with-clang:" in text and clang
-
-
 def report(src, flags, tag):
-    out = os.path.join(d, tag + ".json")
-    if os.path.exists(out):
-        os.remove(out)
-    r = subprocess.run([cc, "-O2", "-w", "-Itests/e2e", "-c", src, "-o", os.path.join(d, tag + ".o"),
-                        "--multiverse-report-json=" + out, *flags],
-                       capture_output=True, text=True)
-    if r.returncode:
-        return None, r.stderr
-    got = {}
-    if os.path.exists(out):
-        for line in open(out):
-            o = json.loads(line)
-            got[o["function"]] = {
-                "switches": o["switches"],
-                "variants made": o["variants_made"],
-                "generic only": o["generic_only"],
-                "left dynamic": sorted(json.dumps(x, sort_keys=True) for x in o["not_specialized"]),
-            }
-    return got, ""
+    objects, err = reports.compile_report(cc, src, flags, d, tag)
+    if objects is None:
+        return None, err
+    return {o["function"]: {
+        "switches": o["switches"],
+        "variants made": o["variants_made"],
+        "generic only": o["generic_only"],
+        "left dynamic": sorted(json.dumps(x, sort_keys=True) for x in o["not_specialized"]),
+    } for o in objects}, ""
 
 
 def check(job):
     i, src = job
-    flags, skip = source_flags(src)
-    if skip:
+    flags, skip = reports.source_flags(src, clang)
+    if skip and clang:
         return []
     name = os.path.basename(src)[:-2]
     plain, err = report(src, flags, "%d-plain" % i)

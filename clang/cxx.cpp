@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * C++ in the Clang front end: which IR functions and variables the
+ * attribute names, and what users see them called.
+ *
+ * In C, attribute.cpp records each declaration under its C name at once.
+ * In C++ it checks the use at once but records it here, once Sema has
+ * seen the whole unit (this consumer runs before code generation, and
+ * before the other consumers): only then are the instances of templates
+ * known, and every declaration complete enough to be mangled.
+ *
+ *   IR names: the Itanium mangling, as CodeGen gives it.  A constructor
+ *   or destructor is two IR functions, the complete and the base object's
+ *   (one may be an alias of the other): both are recorded.  A template's
+ *   attribute applies to each of its instances in the unit, each with
+ *   variants of its own.
+ *
+ *   Display names (descriptors, report, diagnostics): as the GCC front
+ *   end spells them (gcc/multiverse.cc mv_name), so that the runtime and
+ *   the inspector name a function the same whichever compiler built it:
+ *   "Widget::cost(int) const", "util::pick(long int)", and for an
+ *   instance of a template its arguments without parameters:
+ *   "scaled<long int>", "Box<int>::get".
+ */
+#include "multiverse.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/GlobalDecl.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+#include <cctype>
+
+using namespace clang;
+
+namespace {
+
+struct Pending {
+	const NamedDecl *decl;
+	mv_decl attr;
+};
+std::vector<Pending> pending;
+std::map<std::string, std::string> display;     /* by IR name */
+
+std::unique_ptr<MangleContext> mangler;
+const ASTContext *mangler_of;
+
+MangleContext &mangle_context(const ASTContext &ctx)
+{
+	if (!mangler || mangler_of != &ctx) {
+		mangler.reset(const_cast<ASTContext &>(ctx).createMangleContext());
+		mangler_of = &ctx;
+	}
+	return *mangler;
+}
+
+std::string mangled(MangleContext &mc, GlobalDecl gd)
+{
+	std::string s;
+	llvm::raw_string_ostream os(s);
+	mc.mangleName(gd, os);
+	return s;
+}
+
+/* The IR symbols of a function or variable; first the one that is always
+ * a function (CodeGen makes the complete object's constructor an alias
+ * of the base object's where they are the same), which the report and
+ * the warnings name. */
+std::vector<GlobalDecl> symbols(const NamedDecl *d)
+{
+	if (const auto *c = dyn_cast<CXXConstructorDecl>(d))
+		return { GlobalDecl(c, Ctor_Base), GlobalDecl(c, Ctor_Complete) };
+	if (const auto *x = dyn_cast<CXXDestructorDecl>(d))
+		return { GlobalDecl(x, Dtor_Base), GlobalDecl(x, Dtor_Complete) };
+	if (const auto *f = dyn_cast<FunctionDecl>(d))
+		return { GlobalDecl(f) };
+	return { GlobalDecl(cast<VarDecl>(d)) };
+}
+
+/* GCC's spelling of the builtin types Clang spells otherwise, and no
+ * space before a declarator's * or &: "long unsigned int", "const char*". */
+std::string gcc_spelling(const std::string &s)
+{
+	static const std::map<std::string, std::string> builtin = {
+		{ "long", "long int" }, { "unsigned long", "long unsigned int" },
+		{ "long long", "long long int" }, { "unsigned long long", "long long unsigned int" },
+		{ "short", "short int" }, { "unsigned short", "short unsigned int" },
+		{ "unsigned __int128", "__int128 unsigned" },
+	};
+	static const std::set<std::string> words = { "unsigned", "signed", "long", "short",
+						     "int", "char", "double", "__int128" };
+	std::string out;
+	size_t i = 0;
+	while (i < s.size()) {
+		if (!isalpha((unsigned char)s[i]) && s[i] != '_') {
+			if ((s[i] == '*' || s[i] == '&') && !out.empty() && out.back() == ' ')
+				out.pop_back();
+			out += s[i++];
+			continue;
+		}
+		/* a run of builtin words: "unsigned long long" */
+		std::string run;
+		size_t j = i;
+		for (;;) {
+			size_t k = j;
+			while (k < s.size() && (isalnum((unsigned char)s[k]) || s[k] == '_'))
+				k++;
+			std::string w = s.substr(j, k - j);
+			if (!words.count(w)) {
+				if (run.empty()) {
+					out += w;
+					j = k;
+				}
+				break;
+			}
+			run += (run.empty() ? "" : " ") + w;
+			j = k;
+			if (j + 1 < s.size() && s[j] == ' ' &&
+			    (isalpha((unsigned char)s[j + 1]) || s[j + 1] == '_')) {
+				size_t e = j + 1;
+				while (e < s.size() && (isalnum((unsigned char)s[e]) || s[e] == '_'))
+					e++;
+				if (words.count(s.substr(j + 1, e - j - 1))) {
+					j++;
+					continue;
+				}
+			}
+			break;
+		}
+		if (!run.empty()) {
+			auto b = builtin.find(run);
+			out += b == builtin.end() ? run : b->second;
+		}
+		i = j;
+	}
+	for (size_t at; (at = out.find("(anonymous namespace)")) != std::string::npos;)
+		out.replace(at, sizeof "(anonymous namespace)" - 1, "{anonymous}");
+	return out;
+}
+
+PrintingPolicy policy(const ASTContext &ctx)
+{
+	PrintingPolicy pp = ctx.getPrintingPolicy();
+	pp.SuppressTagKeyword = true;
+	pp.SuppressInlineNamespace = false;
+	pp.SuppressScope = false;
+	return pp;
+}
+
+/* A template argument as GCC prints it: types spelled its way, numbers
+ * without suffixes, a declaration by its name, a pack's elements. */
+void print_argument(const TemplateArgument &a, const PrintingPolicy &pp,
+		    llvm::raw_ostream &os, bool &first)
+{
+	if (a.getKind() == TemplateArgument::Pack) {
+		for (const TemplateArgument &e : a.pack_elements())
+			print_argument(e, pp, os, first);
+		return;
+	}
+	os << (first ? "" : ", ");
+	first = false;
+	switch (a.getKind()) {
+	case TemplateArgument::Type:
+		os << a.getAsType().getCanonicalType().getAsString(pp);
+		break;
+	case TemplateArgument::Integral: {
+		const llvm::APSInt &v = a.getAsIntegral();
+		QualType t = a.getIntegralType();
+		if (t->isBooleanType()) {
+			os << (v.getBoolValue() ? "true" : "false");
+			break;
+		}
+		if (t->isAnyCharacterType() && v.getActiveBits() <= 7 && isprint((int)v.getZExtValue()) &&
+		    v.getZExtValue() != '\'' && v.getZExtValue() != '\\') {
+			os << '\'' << (char)v.getZExtValue() << '\'';
+			break;
+		}
+		if (const auto *e = t->getAs<EnumType>()) {
+			const EnumConstantDecl *named = nullptr;
+			for (const EnumConstantDecl *c : e->getDecl()->enumerators())
+				if (llvm::APSInt::isSameValue(c->getInitVal(), v))
+					named = c;
+			if (named) {
+				named->printQualifiedName(os, pp);
+				break;
+			}
+		}
+		v.print(os, v.isSigned());
+		break;
+	}
+	case TemplateArgument::Declaration:
+		a.getAsDecl()->printQualifiedName(os, pp);
+		break;
+	case TemplateArgument::NullPtr:
+		os << "nullptr";
+		break;
+	default:
+		a.print(pp, os, true);
+	}
+}
+
+std::string display_name(const NamedDecl *d)
+{
+	const ASTContext &ctx = d->getASTContext();
+	PrintingPolicy pp = policy(ctx);
+	std::string name;
+	llvm::raw_string_ostream os(name);
+	d->printQualifiedName(os, pp);
+	const auto *f = dyn_cast<FunctionDecl>(d);
+	if (f && f->getTemplateSpecializationArgs()) {
+		os << '<';
+		bool first = true;
+		for (const TemplateArgument &a : f->getTemplateSpecializationArgs()->asArray())
+			print_argument(a, pp, os, first);
+		os << '>';
+	}
+	/* an instance of a template: no parameters, as GCC */
+	if (f && !f->getTemplateInstantiationPattern(false) && !f->getTemplateSpecializationArgs()) {
+		os << '(';
+		for (unsigned i = 0; i < f->getNumParams(); i++)
+			os << (i ? ", " : "") << f->getParamDecl(i)->getType().getAsString(pp);
+		if (f->isVariadic())
+			os << (f->getNumParams() ? ", ..." : "...");
+		os << ')';
+		if (const auto *m = dyn_cast<CXXMethodDecl>(f)) {
+			if (m->isConst())
+				os << " const";
+			if (m->isVolatile())
+				os << " volatile";
+			if (m->getRefQualifier() != RQ_None)
+				return gcc_spelling(name) + (m->getRefQualifier() == RQ_LValue ?
+							     " &" : " &&");
+		}
+	}
+	return gcc_spelling(name);
+}
+
+void declare(const NamedDecl *d, const mv_decl &attr)
+{
+	MangleContext &mc = mangle_context(d->getASTContext());
+	std::string shown = display_name(d);
+	for (GlobalDecl gd : symbols(d)) {
+		std::string ir = mv_ir_name_of(mc, gd);
+		mv_record_decl(ir, attr);
+		display[ir] = shown;
+	}
+	if (attr.function)
+		mv_function_decls.insert(d);
+	else if (!(attr.flags & MV_DECL_FNPTR))
+		mv_int_switch_decls.insert(d);
+}
+
+/* The instances of the templates whose patterns have the attribute. */
+struct Instances : RecursiveASTVisitor<Instances> {
+	std::map<const Decl *, mv_decl> patterns;   /* by canonical declaration */
+
+	bool shouldVisitTemplateInstantiations() const { return true; }
+
+	const mv_decl *attr_of(const Decl *pattern)
+	{
+		auto it = pattern ? patterns.find(pattern->getCanonicalDecl()) : patterns.end();
+		return it == patterns.end() ? nullptr : &it->second;
+	}
+
+	bool VisitFunctionDecl(FunctionDecl *f)
+	{
+		if (f->isTemplated() || f->isInvalidDecl() || f != f->getCanonicalDecl())
+			return true;
+		if (const mv_decl *a = attr_of(f->getTemplateInstantiationPattern(false)))
+			declare(f, *a);
+		return true;
+	}
+
+	bool VisitVarDecl(VarDecl *v)
+	{
+		if (v->isTemplated() || v->isInvalidDecl() || v != v->getCanonicalDecl() ||
+		    !v->hasGlobalStorage())
+			return true;
+		if (const mv_decl *a = attr_of(v->getTemplateInstantiationPattern()))
+			declare(v, *a);
+		return true;
+	}
+};
+
+/*
+ * A lambda, a member of a local class or of an unnamed class: CodeGen
+ * numbers such symbols ($_0, discriminators) in the order it meets them,
+ * which a plugin cannot know, so it could multiverse another function
+ * than the one with the attribute.  Refused.
+ */
+bool nameable(const NamedDecl *d)
+{
+	for (const DeclContext *c = d->getDeclContext(); c; c = c->getParent()) {
+		if (c->isFunctionOrMethod())
+			return false;
+		if (const auto *r = dyn_cast<CXXRecordDecl>(c))
+			if (r->isLambda() || (!r->getIdentifier() && !r->getTypedefNameForAnonDecl()))
+				return false;
+	}
+	return true;
+}
+
+struct Consumer : ASTConsumer {
+	void HandleTranslationUnit(ASTContext &ctx) override
+	{
+		DiagnosticsEngine &diags = ctx.getDiagnostics();
+		for (const Pending &p : pending)
+			if (!nameable(p.decl))
+				diags.Report(p.decl->getLocation(), diags.getCustomDiagID(
+					DiagnosticsEngine::Error, "multiverse: '%0' is in a lambda, "
+					"a local class or an unnamed class; the Clang plugin "
+					"multiverses functions and switches at namespace or named "
+					"class scope only, since it cannot name such a symbol "
+					"(GCC's plugin can)")) << display_name(p.decl);
+		if (diags.hasErrorOccurred())
+			return;
+		Instances instances;
+		for (const Pending &p : pending) {
+			if (p.decl->isTemplated())
+				instances.patterns[p.decl->getCanonicalDecl()] = p.attr;
+			else
+				declare(p.decl, p.attr);
+		}
+		if (!instances.patterns.empty())
+			instances.TraverseDecl(ctx.getTranslationUnitDecl());
+	}
+};
+
+} // namespace
+
+std::string mv_ir_name_of(MangleContext &mc, GlobalDecl gd)
+{
+	const auto *d = cast<NamedDecl>(gd.getDecl());
+	if (!d->hasAttr<AsmLabelAttr>() && mc.shouldMangleDeclName(d))
+		return mangled(mc, gd);
+	return mv_c_ir_name(d);
+}
+
+std::string mv_ir_name(const NamedDecl *d)
+{
+	if (!d->getASTContext().getLangOpts().CPlusPlus)
+		return mv_c_ir_name(d);
+	return mv_ir_name_of(mangle_context(d->getASTContext()), symbols(d)[0]);
+}
+
+void mv_cxx_defer(const NamedDecl *d, const mv_decl &attr)
+{
+	/* the last word on a declaration, as in C: an ("inline", N) of an
+	 * earlier one stays (mv_record_decl) */
+	pending.push_back({ d, attr });
+}
+
+std::string mv_display_name(llvm::StringRef ir)
+{
+	auto it = display.find(ir.str());
+	return it == display.end() ? ir.str() : it->second;
+}
+
+std::unique_ptr<ASTConsumer> mv_make_cxx_recorder(void)
+{
+	return std::make_unique<Consumer>();
+}
+
+std::string mv_source_name(const NamedDecl *d)
+{
+	if (!d->getASTContext().getLangOpts().CPlusPlus)
+		return d->getName().str();
+	return display_name(d);
+}
