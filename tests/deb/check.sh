@@ -60,11 +60,13 @@ for pc in multiverse:gcc-12 multiverse-clang:clang-19; do
 	step "$cc \$(pkg-config $name)" $cc -O2 -o $w/app-pc-$cc $app $flags &&
 		runs "$cc \$(pkg-config $name) app" $w/app-pc-$cc
 done
-for cc in gcc-12 clang-19; do
-	b=$w/cmake-$cc
-	step "cmake $cc" cmake -S /tmp/check/install/cmake -B $b -DCMAKE_C_COMPILER=$cc &&
+for cc in gcc-12:g++-12 clang-19:clang++-19; do
+	cxx=${cc#*:} cc=${cc%:*} b=$w/cmake-$cc
+	step "cmake $cc" cmake -S /tmp/check/install/cmake -B $b -DCMAKE_C_COMPILER=$cc \
+		-DCMAKE_CXX_COMPILER=$cxx &&
 	step "cmake --build $cc" cmake --build $b &&
-	runs "cmake $cc app" $b/app && runs "cmake $cc app_static" $b/app_static
+	runs "cmake $cc app" $b/app && runs "cmake $cc app_static" $b/app_static &&
+		runs "cmake $cxx app_cxx" $b/app_cxx
 done
 
 # Without multiverse-clang, the CMake package refuses Clang and says why.
