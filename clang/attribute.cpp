@@ -97,10 +97,14 @@ bool switch_type(QualType t)
 
 } // namespace
 
-/* A declaration's record; an ("inline", N) of an earlier declaration
- * of the same function or switch stays. */
-void mv_record_decl(const std::string &name, mv_decl decl)
+/* A declaration's record under one of its IR names; an ("inline", N)
+ * of an earlier declaration of the same function or switch stays. */
+void mv_record_decl(const NamedDecl *d, const std::string &name, mv_decl decl)
 {
+	if (decl.function)
+		mv_function_decls.insert(d);
+	else if (!(decl.flags & MV_DECL_FNPTR))
+		mv_int_switch_decls.insert(d);
 	auto old = mv_declared.find(name);
 	if (old != mv_declared.end() && (old->second.flags & MV_DECL_INLINE) &&
 	    !(decl.flags & MV_DECL_INLINE)) {
@@ -123,11 +127,7 @@ void declare(Sema &S, const NamedDecl *d, const mv_decl &decl)
 {
 	if (S.getLangOpts().CPlusPlus)
 		return mv_cxx_defer(d, decl);
-	mv_record_decl(mv_c_ir_name(d), decl);
-	if (decl.function)
-		mv_function_decls.insert(d);
-	else if (!(decl.flags & MV_DECL_FNPTR))
-		mv_int_switch_decls.insert(d);
+	mv_record_decl(d, mv_c_ir_name(d), decl);
 }
 
 /* ("inline", N): N (0 to MV_INLINE_MAX), -1 if the arguments are not

@@ -244,13 +244,9 @@ void declare(const NamedDecl *d, const mv_decl &attr)
 	std::string shown = display_name(d);
 	for (GlobalDecl gd : symbols(d)) {
 		std::string ir = mv_ir_name_of(mc, gd);
-		mv_record_decl(ir, attr);
+		mv_record_decl(d, ir, attr);
 		display[ir] = shown;
 	}
-	if (attr.function)
-		mv_function_decls.insert(d);
-	else if (!(attr.flags & MV_DECL_FNPTR))
-		mv_int_switch_decls.insert(d);
 }
 
 /* The instances of the templates whose patterns have the attribute. */

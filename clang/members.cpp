@@ -49,7 +49,13 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	ASTContext &ctx;
 	std::map<const RecordDecl *, bool> memo;
 	/* every static object of a function, by function and name */
-	std::map<std::pair<const Decl *, std::string>, unsigned> statics;
+	typedef std::pair<const Decl *, std::string> Key;
+	std::map<Key, unsigned> statics;
+
+	static Key key(const VarDecl *v)
+	{
+		return { cast<Decl>(v->getDeclContext())->getCanonicalDecl(), v->getName().str() };
+	}
 	std::vector<const VarDecl *> objects;       /* those with switches */
 
 	explicit Visitor(ASTContext &c) : ctx(c) {}
@@ -92,8 +98,7 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		    isa<ParmVarDecl>(v) || v->isTemplated() || v->isInvalidDecl())
 			return true;
 		if (v->isStaticLocal())
-			statics[{ cast<Decl>(v->getDeclContext())->getCanonicalDecl(),
-				  v->getName().str() }]++;
+			statics[key(v)]++;
 		if (has_switches(v->getType(), memo))
 			objects.push_back(v);
 		return true;
@@ -102,7 +107,7 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	/* Once the unit is seen: the member switches of each object. */
 	void record()
 	{
-		std::set<std::pair<const Decl *, std::string>> told;
+		std::set<Key> told;
 		for (const VarDecl *v : objects) {
 			/* Clang names a function's static object function.object
 			 * (C) or mangles it (C++) */
@@ -110,13 +115,11 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 			if (v->isStaticLocal() && !ctx.getLangOpts().CPlusPlus)
 				if (const auto *fn = dyn_cast<FunctionDecl>(v->getDeclContext()))
 					ir = mv_ir_name(fn) + "." + v->getName().str();
-			std::pair<const Decl *, std::string> key = {
-				cast<Decl>(v->getDeclContext())->getCanonicalDecl(), v->getName().str() };
-			if (v->isStaticLocal() && statics[key] > 1) {
+			if (v->isStaticLocal() && statics[key(v)] > 1) {
 				/* LLVM names the second fn.object.1, or the first if
 				 * CodeGen skips the first one's block, and C++ numbers
 				 * them as CodeGen meets them: not knowable */
-				if (!told.insert(key).second)
+				if (!told.insert(key(v)).second)
 					continue;
 				DiagnosticsEngine &d = ctx.getDiagnostics();
 				d.Report(v->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Warning,

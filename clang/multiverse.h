@@ -67,8 +67,9 @@ extern std::set<const clang::Decl *> mv_function_decls, mv_int_switch_decls;
 std::string mv_c_ir_name(const clang::NamedDecl *d);
 std::string mv_ir_name(const clang::NamedDecl *d);
 std::string mv_ir_name_of(clang::MangleContext &mc, clang::GlobalDecl gd);
-/* Records a declaration's attribute under an IR name (attribute.cpp). */
-void mv_record_decl(const std::string &ir_name, mv_decl decl);
+/* Records a declaration's attribute under one of its IR names
+ * (attribute.cpp). */
+void mv_record_decl(const clang::NamedDecl *d, const std::string &ir_name, mv_decl decl);
 /* cxx.cpp: C++'s declarations are recorded once Sema has seen the unit,
  * by the consumer that must run before the others; their names as users
  * see them, by IR name (the IR name itself in C); a declaration's name

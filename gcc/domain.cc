@@ -67,31 +67,45 @@ static bool preimage(const mv_path &path, widest_int c, widest_int *out)
 	return true;
 }
 
+/* Adds the switch's value that the tested value sees as v. */
+static void add_wide(const mv_path &path, const widest_int &v, std::vector<mv_value> &out)
+{
+	widest_int w;
+	if (preimage(path, v, &w))
+		out.push_back(mv_value_of(w));
+}
+
 /* Adds the switch's value that the tested value sees as c + delta. */
 static void add_value(const mv_path &path, tree c, int delta,
 		      std::vector<mv_value> &out)
 {
-	widest_int v;
-	if (TREE_CODE(c) == INTEGER_CST &&
-	    preimage(path, wi::to_widest(c) + delta, &v))
-		out.push_back(mv_value_of(v));
+	if (TREE_CODE(c) == INTEGER_CST)
+		add_wide(path, wi::to_widest(c) + delta, out);
 }
 
-/* The values of a short case range (case 3: case 4: case 5: is one to
- * GCC, three to LLVM); of a longer one (case 1 ... 1000), its ends. */
+/* The run low .. low + n of values of the tested type (wrapping around
+ * in it): each value of a short one (case 3: case 4: case 5: is one
+ * range to GCC, three cases to LLVM), the ends of a longer one
+ * (case 1 ... 1000). */
 #define MV_CASE_RANGE_VALUES 16
+static void add_run(const mv_path &path, const widest_int &low, const widest_int &n,
+		    std::vector<mv_value> &out)
+{
+	const_tree t = path.back();
+	if (wi::gts_p(n, MV_CASE_RANGE_VALUES - 1)) {
+		add_wide(path, convert(low, t), out);
+		add_wide(path, convert(low + n, t), out);
+		return;
+	}
+	for (unsigned d = 0; wi::les_p(d, n); d++)
+		add_wide(path, convert(low + d, t), out);
+}
+
 static void add_range(const mv_path &path, tree low, tree high,
 		      std::vector<mv_value> &out)
 {
-	if (TREE_CODE(low) != INTEGER_CST || TREE_CODE(high) != INTEGER_CST)
-		return;
-	widest_int n = wi::to_widest(high) - wi::to_widest(low);
-	if (wi::gts_p(n, MV_CASE_RANGE_VALUES - 1)) {
-		add_value(path, high, 0, out);
-		return;
-	}
-	for (unsigned d = 1; wi::les_p(d, n); d++)
-		add_value(path, low, (int)d, out);
+	if (TREE_CODE(low) == INTEGER_CST && TREE_CODE(high) == INTEGER_CST)
+		add_run(path, wi::to_widest(low), wi::to_widest(high) - wi::to_widest(low), out);
 }
 
 /* Whether the conversions along path keep the order of values: then a
@@ -147,26 +161,16 @@ static void add_comparison(const mv_path &path, enum tree_code code,
 
 static void collect_through_local(mv_path &path, tree local, std::vector<mv_value> &out);
 
-/* Adds the switch's value that the tested value sees as v. */
-static void add_wide(const mv_path &path, const widest_int &v, std::vector<mv_value> &out)
-{
-	widest_int w;
-	if (preimage(path, v, &w))
-		out.push_back(mv_value_of(w));
-}
-
 /* A run of values as one unsigned test, x + k <= n (GCC's form of a
  * switch with one case range, case -10 ... 10): the run -k .. -k + n,
- * as add_range() counts a case range. */
+ * counted as a case range is. */
 static void add_offset_range(mv_path &path, tree sum, const widest_int &k,
 			     std::vector<mv_value> &out)
 {
-	tree t = TREE_TYPE(sum);
-	unsigned prec = TYPE_PRECISION(t);
 	imm_use_iterator it;
 	gimple *use;
 
-	path.push_back(t);
+	path.push_back(TREE_TYPE(sum));
 	FOR_EACH_IMM_USE_STMT(use, it, sum) {
 		enum tree_code code;
 		tree lhs, rhs;
@@ -187,16 +191,8 @@ static void add_offset_range(mv_path &path, tree sum, const widest_int &k,
 			n -= 1;
 		else if (code != LE_EXPR && code != GT_EXPR)
 			continue;
-		if (wi::neg_p(n))
-			continue;
-		widest_int low = wi::zext(-k, prec);
-		if (wi::gtu_p(n, MV_CASE_RANGE_VALUES - 1)) {
-			add_wide(path, low, out);
-			add_wide(path, wi::zext(low + n, prec), out);
-			continue;
-		}
-		for (unsigned d = 0; wi::leu_p(d, n); d++)
-			add_wide(path, wi::zext(low + d, prec), out);
+		if (!wi::neg_p(n))
+			add_run(path, -k, n, out);
 	}
 	path.pop_back();
 }
