@@ -36,6 +36,9 @@ struct mv_arch {
 	bool (*pad_goes_before)(const llvm::MachineInstr &mi);
 	void (*emit_pad)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti);
 	void (*emit_entry_nop)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti);
+	/* A NOP as long as a landing pad, first in a generic that has none:
+	 * a debugger's `break fn` covers it, not the entry NOP. */
+	void (*emit_debugger_nop)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti);
 
 	/* Assembler text of module m's stub of the switch at offset bytes
 	 * into object (fnptr.cpp), from its label on: jumps to the address

@@ -75,8 +75,7 @@ void mv_emit_var(Module &m, Constant *addr, const std::string &name, unsigned wi
 	record(m, init, MV_SECTION_VAR, ".mv.var", object ? object->getComdat() : nullptr);
 }
 
-void mv_emit_function(Module &m, Function &f, unsigned pad,
-		      const std::vector<mv_record> &records)
+void mv_emit_function(Module &m, Function &f, const std::vector<mv_record> &records)
 {
 	LLVMContext &c = m.getContext();
 	Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
@@ -102,7 +101,7 @@ void mv_emit_function(Module &m, Function &f, unsigned pad,
 	 * to a PLT entry that a non-PIE executable makes f's address. */
 	auto *local = GlobalAlias::create(GlobalValue::PrivateLinkage, f.getName() + ".mventry", &f);
 	Constant *entry = ConstantExpr::getGetElementPtr(Type::getInt8Ty(c), local,
-		ConstantInt::get(i64, pad));
+		ConstantInt::get(i64, MV_ENTRY_OFFSET));
 	/* A plain function (MV_FN_PLAIN): one record of its own code, from
 	 * its entry, guarded by nothing (inline.cpp analyses it). */
 	bool plain = variants.empty();
@@ -115,7 +114,7 @@ void mv_emit_function(Module &m, Function &f, unsigned pad,
 		variants.size()), variants), MV_SECTION_VARIANTS, ".mv.variants", f.getComdat());
 	Constant *init = ConstantStruct::getAnon({ &f, cstring(m, mv_display_name(f.getName())), entry, table,
 		ConstantInt::get(i32, variants.size()),
-		ConstantInt::get(i32, (pad ? MV_FN_ENTRY_AFTER_PAD : 0) | (plain ? MV_FN_PLAIN : 0)) });
+		ConstantInt::get(i32, MV_FN_ENTRY_AFTER_PAD | (plain ? MV_FN_PLAIN : 0)) });
 	record(m, init, MV_SECTION_FN, ".mv.fn", f.getComdat());
 }
 

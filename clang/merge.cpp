@@ -147,11 +147,10 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 		auto *generic = mdconst::dyn_extract_or_null<Function>(entry->getOperand(0));
 		if (!generic)
 			continue;
-		unsigned pad = value(entry->getOperand(1));
 		std::vector<mv_record> records;
 		std::vector<Function *> bodies;
 		std::set<Constant *> is_unsigned;
-		for (unsigned i = 2; i < entry->getNumOperands(); i++) {
+		for (unsigned i = 1; i < entry->getNumOperands(); i++) {
 			auto *v = cast<MDNode>(entry->getOperand(i));
 			auto *body = mdconst::dyn_extract_or_null<Function>(v->getOperand(0));
 			if (!body)
@@ -187,7 +186,7 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 		std::vector<mv_record> merged = coalesced(records, is_unsigned);
 		if (mv_report_on)
 			report_kept(mv_report[generic->getName().str()], merged);
-		mv_emit_function(m, *generic, pad, merged);
+		mv_emit_function(m, *generic, merged);
 	}
 	list->eraseFromParent();
 	std::string error;

@@ -103,8 +103,13 @@ clang::FixItHint mv_fixit_remove_attribute(const clang::Attr *a, const clang::Fu
 std::unique_ptr<clang::ASTConsumer> mv_make_use_checker(void);
 
 /* The function attribute that marks a generic for sites.cpp, with the
- * length of the landing pad its entry NOP must follow. */
+ * length of the landing pad its entry NOP must follow (0: none, and
+ * sites.cpp plants a debugger's NOP of MV_ENTRY_OFFSET bytes there). */
 #define MV_GENERIC_ATTR "multiverse-generic"
+/* Where each generic's entry NOP lies: after a first instruction of 4
+ * bytes, its landing pad or a NOP that a debugger's breakpoint on the
+ * function may cover (MV_FN_ENTRY_AFTER_PAD). */
+#define MV_ENTRY_OFFSET 4
 /* The section of the variant tables and guards (descriptors.cpp), whose
  * tables inline.cpp writes again with what the final code says. */
 #define MV_SECTION_VARIANTS ".data.rel.ro.multiverse"
@@ -142,7 +147,7 @@ struct MultiverseFinish : llvm::PassInfoMixin<MultiverseFinish> {
 };
 
 /* The named metadata through which specialize.cpp hands merge.cpp the
- * variants: per generic !{generic, pad, !{body, (sw, value, unsigned)...}...}. */
+ * variants: per generic !{generic, !{body, (sw, value, unsigned)...}...}. */
 #define MV_VARIANTS_MD "multiverse.variants"
 /* The saved linkage of a generic or variant while it is weak_odr. */
 #define MV_LINKAGE_ATTR "multiverse-linkage"
@@ -160,7 +165,7 @@ struct mv_record {
 /* descriptors.cpp */
 void mv_emit_var(llvm::Module &m, llvm::Constant *addr, const std::string &name,
 		 unsigned width, unsigned decl_flags);
-void mv_emit_function(llvm::Module &m, llvm::Function &f, unsigned pad,
+void mv_emit_function(llvm::Module &m, llvm::Function &f,
 		      const std::vector<mv_record> &records);
 void mv_emit_registration(llvm::Module &m, bool optional_runtime);
 

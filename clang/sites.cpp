@@ -6,9 +6,10 @@
  * handler, which sees each instruction just before it is emitted.
  * That is the final code: after branch folding, tail duplication and
  * every other pass that can move, copy or drop a call.  The handler
- *   - plants the entry NOP of each generic: its first instruction, after
- *     the landing pad (endbr64, bti c) if it has one, and checks that the
- *     pad is the one specialize.cpp recorded in the descriptor;
+ *   - plants the entry NOP of each generic: its second instruction,
+ *     after the landing pad (endbr64, bti c) if it has one, checking
+ *     that the pad is the one specialize.cpp predicted, else after a
+ *     NOP that a debugger's breakpoint on the function may cover;
  *   - labels every call and tail call to a multiversed function or to
  *     a switch's stub (fnptr.cpp) just before its first byte, and at the
  *     end of the module writes the labels and callees (the function, or
@@ -125,6 +126,11 @@ class SiteRecorder : public DebugHandlerBase {
 		 * instruction there) */
 		if (mi->getParent() != &mf->front() || !mf->front().pred_empty())
 			return fail("its first instruction is not in a block no branch reaches");
+		/* gdb breaks on a function's first byte when it finds no
+		 * prologue to skip, as without -g: not on the entry NOP, which
+		 * commit could then not write */
+		if (!seen_pad)
+			arch->emit_debugger_nop(*ap, sti);
 		arch->emit_entry_nop(*ap, sti);
 	}
 

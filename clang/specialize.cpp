@@ -509,7 +509,7 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 		if (!f->hasSection())
 			f->setSection((".text.multiverse." + f->getName()).str());
 		protect(*f);
-		std::vector<Metadata *> entry = { ValueAsMetadata::get(f), md(m, pad) };
+		std::vector<Metadata *> entry = { ValueAsMetadata::get(f) };
 		for (Variant &v : vs) {
 			protect(*v.body);
 			std::vector<Metadata *> r = { ValueAsMetadata::get(v.body) };

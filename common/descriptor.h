@@ -136,8 +136,10 @@ struct mv_desc_variant {
  * entry is the patch area the compiler planted at the generic's entry: a
  * single NOP instruction that commit turns into a jump to the selected
  * variant (x86-64: the 5-byte 0f 1f 44 00 00; AArch64: nop, d503201f).
- * It is where the function's code starts, or right after its landing
- * pad for indirect branches (MV_FN_ENTRY_AFTER_PAD).
+ * It is where the function's code starts, or right after its first
+ * instruction (MV_FN_ENTRY_AFTER_PAD): a landing pad for indirect
+ * branches, or in user space a NOP that a debugger's breakpoint on the
+ * function may cover without covering the entry.
  */
 struct mv_desc_fn {
 	void *generic;
@@ -149,8 +151,9 @@ struct mv_desc_fn {
 };
 
 /* mv_desc_fn.flags: the entry NOP follows the function's landing pad
- * (x86-64: endbr64; AArch64: bti c or paciasp).  Then the function's
- * code starts 4 bytes before entry, otherwise at entry.
+ * (x86-64: endbr64; AArch64: bti c or paciasp) or a NOP of that length
+ * (x86-64: 0f 1f 40 00; AArch64: nop).  Then the function's code starts
+ * 4 bytes before entry, otherwise at entry.
  * That start can differ from generic: a non-PIE executable makes its PLT
  * entry the canonical address of a function a shared object defines. */
 #define MV_FN_ENTRY_AFTER_PAD 0x1u

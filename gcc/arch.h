@@ -20,6 +20,12 @@ extern const unsigned mv_arch_machine;
  * length the runtime's arch file expects (MV_ARCH_ENTRY_LEN). */
 extern const char mv_arch_entry_nop[];
 
+/* Assembler text of a NOP as long as a landing pad (MV_ARCH_PAD_LEN),
+ * planted first in a user-space generic that has no landing pad: a
+ * debugger's `break fn` writes its breakpoint over a function's first
+ * instruction, where it must not cover the entry patch area. */
+extern const char mv_arch_debugger_nop[];
+
 /* Whether insn is a landing pad for indirect branches (endbr64, bti c)
  * that must stay the first instruction, before the entry patch area. */
 bool mv_arch_is_landing_pad(rtx_insn *insn);

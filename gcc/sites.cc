@@ -9,7 +9,8 @@
  *     NOP instruction that commit overwrites with a jump to the selected
  *     variant, so calls the plugin never saw (function pointers, assembly)
  *     reach it too.  It comes before any label of the body, so no jump
- *     inside the function can land on it, and after a landing pad;
+ *     inside the function can land on it, and after a landing pad, or
+ *     in user space after a NOP a debugger's breakpoint may cover;
  *   - put a local label on every direct call and tail call to a
  *     multiversed function, and on every call or tail call through a
  *     function-pointer switch, for the site descriptors, after the
@@ -73,6 +74,12 @@ void plant_entry(mv_function &f)
 	const char *pad = starts ? mv_arch_pad_before_entry(i) : NULL;
 	bool after_pad = starts && !pad && mv_arch_is_landing_pad(i);
 
+	/* gdb breaks on a function's first byte when it trusts the unit's
+	 * line table, or has none: not on the entry area, which commit
+	 * could then not write.  The kernel's debuggers patch the kernel's
+	 * way, and its entries pay for no NOP. */
+	if (!pad && !after_pad && !mv_kernel)
+		pad = mv_arch_debugger_nop;
 	if (pad)
 		text = std::string(pad) + "\n" + text;
 	rtx pat = gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text.c_str()),

@@ -141,8 +141,8 @@ void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
 int mv_in_spans(const struct mv_span *spans, size_t n, const void *p);
 struct mv_var *mv_find_var(const void *addr);
 struct mv_fn *mv_find_fn(const void *generic);
-/* Where a function's code starts: its entry NOP, or the landing pad
- * before it. */
+/* Where a function's code starts: its entry NOP, or the landing pad or
+ * debugger's NOP before it. */
 uintptr_t mv_fn_code(const struct mv_desc_fn *d);
 
 /* select.c */

@@ -2,9 +2,10 @@
 /*
  * x86-64 hooks of the Clang front end (clang/arch.h).
  *
- * Entry: the 5-byte NOP 0f 1f 44 00 00, after the endbr64 that
- * -fcf-protection=branch puts first (not with nocf_check), which commit
- * overwrites with a jmp rel32.
+ * Entry: the 5-byte NOP 0f 1f 44 00 00, which commit overwrites with a
+ * jmp rel32.  It follows the endbr64 that -fcf-protection=branch puts
+ * first (not with nocf_check), else the 4-byte NOP 0f 1f 40 00 that a
+ * debugger's breakpoint on the function may cover.
  *
  * Stub of a switch at byte d of its object obj (0 for a global switch):
  *                        jmp *obj+d(%rip)
@@ -62,6 +63,11 @@ void emit_pad(AsmPrinter &ap, const MCSubtargetInfo &)
 void emit_entry_nop(AsmPrinter &ap, const MCSubtargetInfo &)
 {
 	ap.OutStreamer->emitBytes(StringRef("\x0f\x1f\x44\x00\x00", 5));      /* nopl */
+}
+
+void emit_debugger_nop(AsmPrinter &ap, const MCSubtargetInfo &)
+{
+	ap.OutStreamer->emitBytes(StringRef("\x0f\x1f\x40\x00", 4));          /* nopl 0(%rax) */
 }
 
 std::string stub(const Module &, const std::string &object, uint64_t offset, bool got)
@@ -260,7 +266,7 @@ const char *const stack_registers[] = {
 
 const mv_arch mv_arch_x86_64 = {
 	"x86-64", MV_MACHINE_X86_64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
-	emit_pad, emit_entry_nop, stub, nullptr, true, pad_bytes, emit_nops, pad_bytes_expr,
+	emit_pad, emit_entry_nop, emit_debugger_nop, stub, nullptr, true, pad_bytes, emit_nops, pad_bytes_expr,
 	emit_nops_expr, nullptr, pc_relative,
 	stack_registers,
 };

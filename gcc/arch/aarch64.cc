@@ -3,8 +3,9 @@
  * AArch64 hooks of the plugin (gcc/arch.h).
  *
  * Entry: a nop, after a `bti c` if the function has one
- * (-mbranch-protection=bti), which commit overwrites with a b to the
- * variant.  Under BTI, a function that starts by signing its return
+ * (-mbranch-protection=bti), else, in user space, after another nop that
+ * a debugger's breakpoint on the function may cover.  Commit overwrites
+ * it with a b to the variant.  Under BTI, a function that starts by signing its return
  * address (paciasp, -mbranch-protection=standard) gets a bti c before
  * the nop.
  *
@@ -49,6 +50,7 @@
 const unsigned mv_arch_machine = MV_MACHINE_AARCH64;
 
 const char mv_arch_entry_nop[] = "nop";
+const char mv_arch_debugger_nop[] = "nop";
 
 bool mv_arch_is_landing_pad(rtx_insn *insn)
 {

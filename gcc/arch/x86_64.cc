@@ -2,8 +2,10 @@
 /*
  * x86-64 hooks of the plugin (gcc/arch.h).
  *
- * Entry: the 5-byte NOP 0f 1f 44 00 00, after an endbr64 if the function
- * has one (-fcf-protection), which commit overwrites with a jmp rel32.
+ * Entry: the 5-byte NOP 0f 1f 44 00 00, which commit overwrites with a
+ * jmp rel32.  It follows an endbr64 if the function has one
+ * (-fcf-protection), else, in user space, the 4-byte NOP 0f 1f 40 00
+ * that a debugger's breakpoint on the function may cover.
  *
  * Calls through a function-pointer switch (multiverse_fnptr_calls, after
  * expand): GCC loads the pointer into a register and calls through it, a
@@ -40,6 +42,7 @@
 const unsigned mv_arch_machine = MV_MACHINE_X86_64;
 
 const char mv_arch_entry_nop[] = ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00";
+const char mv_arch_debugger_nop[] = ".byte 0x0f, 0x1f, 0x40, 0x00";
 
 bool mv_arch_is_landing_pad(rtx_insn *insn)
 {

@@ -8,7 +8,7 @@
 #define MV_ARCH_SITE_MIN    4   /* bl / b */
 #define MV_ARCH_SITE_MAX    4
 #define MV_ARCH_ENTRY_LEN   4   /* nop, or b to the variant */
-#define MV_ARCH_PAD_LEN     4   /* bti c, when the entry follows one */
+#define MV_ARCH_PAD_LEN     4   /* bti c or a nop, when the entry follows one */
 #define MV_ARCH_TRAMP_MAX   24  /* longest trampoline we decode */
 
 /* brk #0x4d56 ("MV"), little-endian: replaces a whole area, and reports
