@@ -51,7 +51,7 @@ struct mv_arch {
 	 * commit, also a call LLVM made conditional (jcc stub), which no
 	 * site records. */
 	std::string (*stub)(const llvm::Module &m, const std::string &object,
-			    uint64_t offset, bool got);
+			    uint64_t offset, bool got, bool retpoline);
 	const char *stub_reach;
 	/* LLVM may turn a tail call into a conditional jump (x86-64's jcc
 	 * to a function): a call to a stub whose jump is no site must

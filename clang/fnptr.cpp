@@ -59,15 +59,23 @@ void error(Function &f, const CallBase &call, const Twine &what)
 		call.getDebugLoc(), DS_Error));
 }
 
+bool has_retpolines(const Function &f)
+{
+	return f.getFnAttribute("target-features").getValueAsString().contains("+retpoline");
+}
+
 /* The stub of the switch c calls through, or null after an error. */
 Function *stub_of(Module &m, const Called &c, CallBase &call)
 {
+	bool retpoline = has_retpolines(*call.getFunction());
 	std::string name = symbol(c.object) +
-		(c.offset ? "." + std::to_string(c.offset) : "") + ".mvcall";
+		(c.offset ? "." + std::to_string(c.offset) : "") +
+		(retpoline ? ".mvcall.retpoline" : ".mvcall");
 	if (Function *f = m.getFunction(name))
 		return f;
 	const mv_arch *arch = mv_arch_of(Triple(m.getTargetTriple()));
-	std::string code = arch->stub(m, symbol(c.object), c.offset, !c.object->isDSOLocal());
+	std::string code = arch->stub(m, symbol(c.object), c.offset, !c.object->isDSOLocal(),
+				      retpoline);
 	if (code.empty()) {
 		error(*call.getFunction(), call, "calls through function-pointer switch '" +
 		      c.sw->name + "' cannot be made patchable: it lies " +
@@ -102,7 +110,8 @@ Function *stub_of(Module &m, const Called &c, CallBase &call)
 }
 
 /* The switch that the callee of call is read from, if it can be made a
- * stub call; warns about a read from a switch that cannot. */
+ * stub call; an error for a call through a switch that no commit could
+ * bind (a volatile or atomic read is no read of a switch). */
 bool switch_called(CallBase &call, const mv_fnptr_switches &sws, Called *c)
 {
 	auto *load = dyn_cast<LoadInst>(call.getCalledOperand());
@@ -116,20 +125,22 @@ bool switch_called(CallBase &call, const mv_fnptr_switches &sws, Called *c)
 	c->sw = &it->second;
 	/* In the IR as Clang emitted it, only the evaluation of the
 	 * arguments comes between the read and the call. */
+	if (!load->isSimple() || !load->getType()->isPointerTy())
+		return false;
 	const char *why = nullptr;
 	Function &f = *call.getFunction();
-	if (!load->isSimple() || !load->getType()->isPointerTy())
-		why = "a volatile or atomic read of the switch";
-	else if (call.hasOperandBundles())
+	bool local = c->object->isDSOLocal();
+	if (call.hasOperandBundles())
 		why = "it carries a check of the pointer, from -fsanitize=kcfi or pointer authentication";
-	else if (f.getFnAttribute("target-features").getValueAsString().contains("+retpoline"))
-		why = "retpolines keep indirect calls indirect";
+	else if (has_retpolines(f) && !local)
+		why = "under retpolines, since the switch may be another module's";
+	else if (f.getParent()->getCodeModel() == CodeModel::Large && !local)
+		why = "under -mcmodel=large, since the switch may be another module's";
 	if (!why)
 		return true;
-	f.getContext().diagnose(DiagnosticInfoOptimizationFailure(f,
-		DiagnosticLocation(call.getDebugLoc()), "multiverse: this call "
-		"through function-pointer switch '" + c->sw->name + "' cannot be "
-		"made patchable (" + why + "); it stays indirect after commit"));
+	error(f, call, "this call through function-pointer switch '" + c->sw->name +
+	      "' cannot be bound by commit (" + why + "); a call through a switch goes "
+	      "where the last commit bound it, so it must be one the runtime can rewrite");
 	return false;
 }
 
@@ -151,9 +162,11 @@ std::set<Constant *> mv_redirect_switch_calls(Module &m, const mv_fnptr_switches
 			if (Function *stub = stub_of(m, c, *call)) {
 				call->setCalledOperand(stub);
 				called.insert(c.sw->addr);
-				/* the GOT form's jump is no site (clang/arch.h) */
+				/* the jump of the GOT and retpoline forms is no
+				 * site (clang/arch.h) */
 				auto *ci = dyn_cast<CallInst>(call);
-				if (ci && !ci->isMustTailCall() && !c.object->isDSOLocal() &&
+				if (ci && !ci->isMustTailCall() &&
+				    (!c.object->isDSOLocal() || has_retpolines(f)) &&
 				    mv_arch_of(Triple(m.getTargetTriple()))->conditional_tail_calls)
 					ci->setTailCallKind(CallInst::TCK_NoTail);
 			}

@@ -57,8 +57,12 @@ tree mv_switch_read_by(rtx mem);
 /* stubs.cc: the stub of the function-pointer switch sw, as a symbol to
  * call instead of calling through sw; created on first use. */
 rtx mv_stub_symbol(tree sw);
-/* The warning for a call through sw that stays indirect. */
-void mv_warn_call_stays_indirect(rtx_insn *call, tree sw);
+/* The error for a call through sw that no commit could bind, and why
+ * ("under -mcmodel=large, ..."), and a note at the switch. */
+void mv_error_call_unbound(rtx_insn *call, tree sw, const char *why);
+/* Whether the stub of sw reaches its object through the GOT: position
+ * independent code, and an object another module may define. */
+bool mv_switch_via_got(tree sw);
 /* Remembers that sym, which the fnptr-call pass put into a call, stands
  * for the multiversed function fn. */
 void mv_note_call_symbol(rtx sym, tree fn);

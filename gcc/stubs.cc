@@ -39,13 +39,20 @@ std::string asm_name(tree decl)
 
 } // namespace
 
-void mv_warn_call_stays_indirect(rtx_insn *call, tree sw)
+void mv_error_call_unbound(rtx_insn *call, tree sw, const char *why)
 {
 	auto_diagnostic_group g;
-	if (warning_at(INSN_LOCATION(call), 0, "this call through multiverse "
-		       "function pointer %qD cannot be made patchable; it stays "
-		       "indirect after commit", sw))
-		mv_note_switch_declared(sw);
+	error_at(INSN_LOCATION(call), "this call through multiverse function "
+		 "pointer %qD cannot be bound by commit %s; a call through a "
+		 "switch goes where the last commit bound it, so it must be one "
+		 "the runtime can rewrite", sw, why);
+	mv_note_switch_declared(sw);
+}
+
+bool mv_switch_via_got(tree sw)
+{
+	HOST_WIDE_INT offset;
+	return flag_pic && !targetm.binds_local_p(mv_switch_object(sw, &offset));
 }
 
 rtx mv_stub_symbol(tree sw)
@@ -98,9 +105,9 @@ void mv_write_stubs(FILE *out)
 		std::string name = asm_name(stub);
 		HOST_WIDE_INT offset;
 		tree object = mv_switch_object(sw, &offset);
-		bool got = flag_pic && !targetm.binds_local_p(object);
 		fprintf(out, "\t.type\t%s, %%function\n", name.c_str());
-		if (mv_arch_write_stub(out, name, sw, asm_name(object), offset, got))
+		if (mv_arch_write_stub(out, name, sw, asm_name(object), offset,
+				       mv_switch_via_got(sw)))
 			fprintf(out, "\t.size\t%s, .-%s\n", name.c_str(), name.c_str());
 	}
 	fprintf(out, "\t.popsection\n");

@@ -123,7 +123,7 @@ void emit_entry_nop(AsmPrinter &ap, const MCSubtargetInfo &sti)
 
 /* A stub is reached by bl, or through a linker's veneer (br x16) when
  * far: under BTI it starts with a bti c. */
-std::string stub(const Module &m, const std::string &object, uint64_t offset, bool got)
+std::string stub(const Module &m, const std::string &object, uint64_t offset, bool got, bool)
 {
 	auto *flag = mdconst::extract_or_null<ConstantInt>(
 		m.getModuleFlag("branch-target-enforcement"));

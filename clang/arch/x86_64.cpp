@@ -10,10 +10,14 @@
  * Stub of a switch at byte d of its object obj (0 for a global switch):
  *                        jmp *obj+d(%rip)
  *   or through the GOT:  movq obj@GOTPCREL(%rip), %r11; jmp *d(%r11)
+ *   or, called from code with retpolines, a retpoline of its own:
+ *       movq obj+d(%rip), %r11; jmp 1f
+ *       1: call 3f; 2: pause; lfence; jmp 2b; 3: movq %r11, (%rsp); ret
  * r11 carries no argument and no call preserves it (SysV ABI); PLT
  * entries use it too.  int3 pads the stub to 16 bytes, so that the
  * runtime can read its longest trampoline form there.  The first form
- * is itself a recorded call site of the switch (clang/arch.h).
+ * is itself a recorded call site of the switch (clang/arch.h), which
+ * binds the calls of the large code model (movabs $stub; call *reg).
  */
 #include "../arch.h"
 #include "descriptor.h"
@@ -70,14 +74,24 @@ void emit_debugger_nop(AsmPrinter &ap, const MCSubtargetInfo &)
 	ap.OutStreamer->emitBytes(StringRef("\x0f\x1f\x40\x00", 4));          /* nopl 0(%rax) */
 }
 
-std::string stub(const Module &, const std::string &object, uint64_t offset, bool got)
+std::string stub(const Module &m, const std::string &object, uint64_t offset, bool got,
+		 bool retpoline)
 {
 	std::string d = std::to_string(offset);
+	if (retpoline)
+		return "\tmovq\t" + object + "+" + d + "(%rip), %r11\n"
+		       "\t.byte\t0xe9\n\t.long\t1f - . - 4\n"
+		       "1:\tcall\t3f\n2:\tpause\n\tlfence\n\tjmp\t2b\n"
+		       "3:\tmovq\t%r11, (%rsp)\n\tret\n\t.balign 16, 0xcc\n";
 	if (got)
 		return "\tmovq\t" + object + "@GOTPCREL(%rip), %r11\n\tjmp\t*" + d +
 		       "(%r11)\n\t.balign 16, 0xcc\n";
+	/* the large code model calls it through a register */
+	auto *cf = mdconst::extract_or_null<ConstantInt>(m.getModuleFlag("cf-protection-branch"));
+	std::string pad = m.getCodeModel() == CodeModel::Large && cf && !cf->isZero() ?
+			  "\tendbr64\n" : "";
 	/* jmp *sw(%rip) is a site the runtime retargets: recorded */
-	return "1:\tjmp\t*" + object + "+" + d + "(%rip)\n\t.balign 16, 0xcc\n"
+	return pad + "1:\tjmp\t*" + object + "+" + d + "(%rip)\n\t.balign 16, 0xcc\n"
 	       "\t.pushsection " MV_SECTION_SITE ",\"aw\",@progbits\n\t.balign 8\n"
 	       "\t.quad 1b, " + object + "+" + d + "\n\t.long 0, 0\n\t.popsection\n";
 }

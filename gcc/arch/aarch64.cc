@@ -115,7 +115,7 @@ void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 	}
 	tree var = mv_switch_read_by(src);
 	if (var && !validate_change(call, addr, mv_stub_symbol(var), 0))
-		mv_warn_call_stays_indirect(call, var);
+		mv_error_call_unbound(call, var, "in this form of call");
 }
 
 /* x16 is the register the procedure call standard gives veneers and

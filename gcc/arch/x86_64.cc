@@ -35,6 +35,7 @@
 #include "../multiverse.h"
 #include "../arch.h"
 #include "descriptor.h"
+#include "explow.h"     /* force_reg */
 
 #include <map>
 #include <set>
@@ -115,18 +116,50 @@ rtx long_jump_target(rtx_insn *insn, tree callee)
 
 } // namespace
 
+namespace {
+
+/* Switches whose stub a function with retpolines calls: the stub jumps
+ * through a retpoline too.  Those whose stub a -mcmodel=large call
+ * reaches through a register: the stub's own jump is their site. */
+std::set<tree> retpoline_stubs, site_stubs;
+
+} // namespace
+
 void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 {
 	rtx load = defs.single_src(REGNO(*addr));
 	tree var = load ? mv_switch_read_by(load) : NULL_TREE;
 	if (!var)
 		return;
+	bool retpoline = cfun->machine->indirect_branch_type != indirect_branch_keep;
+	bool large = ix86_cmodel == CM_LARGE || ix86_cmodel == CM_LARGE_PIC;
+	if (large && (retpoline || mv_switch_via_got(var)))
+		return mv_error_call_unbound(call, var, retpoline ?
+			"under -mcmodel=large with retpolines" :
+			"under -mcmodel=large, since the switch may be another module's");
+	if (retpoline && mv_switch_via_got(var))
+		return mv_error_call_unbound(call, var,
+			"under retpolines, since the switch may be another module's");
 	/* The kernel's text patching rewrites no call through memory (its
-	 * int3 handler cannot emulate one): the kernel calls the stub. */
-	rtx at = mv_kernel ? NULL_RTX : symbol_address(XEXP(load, 0), defs);
+	 * int3 handler cannot emulate one), and retpolines must not jump
+	 * through memory: those call the stub. */
+	rtx at = mv_kernel || retpoline || large ? NULL_RTX :
+		 symbol_address(XEXP(load, 0), defs);
 	rtx form = at ? replace_equiv_address_nv(load, at) : mv_stub_symbol(var);
+	if (retpoline)
+		retpoline_stubs.insert(var);
+	if (large) {
+		/* the large model calls no symbol directly: movabs $stub */
+		site_stubs.insert(var);
+		start_sequence();
+		rtx reg = force_reg(Pmode, form);      /* PIC: through the GOT base */
+		rtx_insn *load = get_insns();
+		end_sequence();
+		emit_insn_before(load, call);
+		form = reg;
+	}
 	if (!validate_change(call, addr, form, 0))
-		mv_warn_call_stays_indirect(call, var);
+		mv_error_call_unbound(call, var, "in this form of call");
 }
 
 rtx mv_arch_site_target(rtx_insn *insn, tree callee)
@@ -136,15 +169,41 @@ rtx mv_arch_site_target(rtx_insn *insn, tree callee)
 
 /* r11 carries no argument and is preserved by no call (SysV ABI); PLT
  * entries and linkers' stubs use it too.  int3 pads the stub, so that
- * the runtime can read the longest trampoline form it knows at it. */
-bool mv_arch_write_stub(FILE *out, const std::string &name, tree,
+ * the runtime can read the longest trampoline form it knows at it.
+ *
+ * Under retpolines the stub loads the switch into r11 and jumps to a
+ * thunk (jmp rel32, a form the runtime knows): the kernel's, or with
+ * user-space retpolines one after the stub, since GCC emits its own
+ * only for the calls it compiles:
+ *       sw.mvcall:  movq sw(%rip), %r11; jmp 1f
+ *       1:          call 3f
+ *       2:          pause; lfence; jmp 2b
+ *       3:          movq %r11, (%rsp); ret
+ * Under -mcmodel=large the call reaches the stub through a register
+ * (movabs $sw.mvcall; call *reg), which commit cannot rewrite: the
+ * stub's jmp *sw(%rip) is recorded as the switch's site instead, and
+ * starts with endbr64 under -fcf-protection=branch. */
+bool mv_arch_write_stub(FILE *out, const std::string &name, tree sw,
 			const std::string &object, HOST_WIDE_INT offset, bool got)
 {
 	fprintf(out, "\t.p2align 4\n%s:\n", name.c_str());
-	if (ix86_indirect_branch == indirect_branch_thunk_extern && !got)
-		fprintf(out, "\tmovq\t%s+" HOST_WIDE_INT_PRINT_DEC "(%%rip), %%r11\n"
-			"\tjmp\t__x86_indirect_thunk_r11\n", object.c_str(), offset);
-	else if (got)
+	if (retpoline_stubs.count(sw) && !got) {
+		fprintf(out, "\tmovq\t%s+" HOST_WIDE_INT_PRINT_DEC "(%%rip), %%r11\n",
+			object.c_str(), offset);
+		if (ix86_indirect_branch == indirect_branch_thunk_extern)
+			fprintf(out, "\tjmp\t__x86_indirect_thunk_r11\n");
+		else
+			fprintf(out, "\t.byte\t0xe9\n\t.long\t1f - . - 4\n"
+				"1:\tcall\t3f\n2:\tpause\n\tlfence\n\tjmp\t2b\n"
+				"3:\tmovq\t%%r11, (%%rsp)\n\tret\n");
+	} else if (site_stubs.count(sw) && !got) {
+		if (flag_cf_protection & CF_BRANCH)
+			fprintf(out, "\tendbr64\n");
+		fprintf(out, "1:\tjmp\t*%s+" HOST_WIDE_INT_PRINT_DEC "(%%rip)\n"
+			"\t.pushsection " MV_SECTION_SITE ",\"aw\"\n\t.balign 8\n"
+			"\t.quad\t1b, %s+" HOST_WIDE_INT_PRINT_DEC "\n\t.long\t0, 0\n"
+			"\t.popsection\n", object.c_str(), offset, object.c_str(), offset);
+	} else if (got)
 		fprintf(out, "\tmovq\t%s@GOTPCREL(%%rip), %%r11\n"
 			"\tjmp\t*" HOST_WIDE_INT_PRINT_DEC "(%%r11)\n",
 			object.c_str(), offset);

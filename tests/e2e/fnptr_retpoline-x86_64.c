@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+/* With retpolines no indirect call may stay a plain one: a call through
+ * a switch calls its stub directly, which commit rewrites, and the stub
+ * jumps through a retpoline of its own. */
+// mvflags-gcc: -mindirect-branch=thunk
+// mvflags-clang: -mretpoline
+#include "fnptr_bound.h"
