@@ -128,6 +128,8 @@ int mv_linux_park(const siginfo_t *si, uintptr_t pc, int in_handler);
 long mv_linux_thread_count(void);
 int mv_linux_traced(void);
 int mv_linux_task_file(const char *tid, const char *name, char *buf, size_t size);
+/* Milliseconds on the monotonic clock. */
+long mv_linux_now_ms(void);
 
 #endif
 

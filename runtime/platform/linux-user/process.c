@@ -59,3 +59,11 @@ MV_API void multiverse_dump_info(FILE *out)
 
 	mv_dump(&p);
 }
+
+long mv_linux_now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}

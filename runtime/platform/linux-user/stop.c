@@ -160,14 +160,6 @@ int mv_linux_park(const siginfo_t *si, uintptr_t pc, int in_handler)
 	return 1;
 }
 
-static long now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 static int send_stop(pid_t pid, pid_t tid)
 {
 	siginfo_t si;
@@ -358,7 +350,7 @@ static int wait_unblocked(pid_t tid, long deadline, long pause_us)
 
 		if (!blocks_sigtrap(name))
 			return 1;
-		if (now_ms() > deadline)
+		if (mv_linux_now_ms() > deadline)
 			return 0;
 		nanosleep(&pause, NULL);
 	}
@@ -403,7 +395,7 @@ static int park_all(long deadline, pid_t *late, char *state)
 {
 	pid_t pid = getpid(), self = (pid_t)syscall(SYS_gettid);
 	uint32_t gen = stop_gen + 1;
-	long last_send, next_look = now_ms() + BLOCKED_MS, zombie = 0;
+	long last_send, next_look = mv_linux_now_ms() + BLOCKED_MS, zombie = 0;
 	int err;
 
 	n_signalled = 0;
@@ -413,9 +405,9 @@ static int park_all(long deadline, pid_t *late, char *state)
 	/* Parked threads neither leave nor exit before release(), so if the
 	 * count read first equals the number of threads that can park read
 	 * after it, every one of them is parked. */
-	last_send = now_ms();
+	last_send = mv_linux_now_ms();
 	for (int round = 0; ; round++) {
-		long t = now_ms();
+		long t = mv_linux_now_ms();
 		int resend = t - last_send >= RESEND_MS;
 		uint32_t count;
 
@@ -468,7 +460,7 @@ static long stop_timeout_ms(void)
 int mv_world_stop(int (*inside)(uintptr_t pc))
 {
 	long threads = mv_linux_thread_count(), timeout = stop_timeout_ms();
-	long deadline = now_ms() + timeout;
+	long deadline = mv_linux_now_ms() + timeout;
 	const struct seen *busy = 0;
 	struct seen was = { 0 };
 	char state = 0;
@@ -502,11 +494,11 @@ int mv_world_stop(int (*inside)(uintptr_t pc))
 	for (long pause_us = 50; ; pause_us = pause_us < 5000 ? pause_us * 2 : 10000) {
 		/* each round may take the whole time to park everyone; the
 		 * rounds together may take it to find no one in the way */
-		err = park_all(now_ms() + timeout, &late, &state);
+		err = park_all(mv_linux_now_ms() + timeout, &late, &state);
 		if (err == -EINTR) {
 			/* 4c: until it has what it waited for, within the
 			 * time of the whole stop */
-			if (wait_unblocked(late, deadline, pause_us) && now_ms() <= deadline) {
+			if (wait_unblocked(late, deadline, pause_us) && mv_linux_now_ms() <= deadline) {
 				struct timespec pause = { 0, pause_us * 1000 };
 				nanosleep(&pause, NULL);
 				continue;
@@ -522,12 +514,12 @@ int mv_world_stop(int (*inside)(uintptr_t pc))
 		/* 4b: let everyone go on a moment, and stop them again */
 		was = *busy;
 		release(stop_gen);
-		for (int left = 0; !left && now_ms() <= deadline; ) {
+		for (int left = 0; !left && mv_linux_now_ms() <= deadline; ) {
 			struct timespec pause = { 0, pause_us * 1000 };
 			left = !was.gen || __atomic_load_n(&busy->left, __ATOMIC_ACQUIRE) == was.gen;
 			nanosleep(&pause, NULL);
 		}
-		if (now_ms() > deadline) {
+		if (mv_linux_now_ms() > deadline) {
 			err = -EBUSY;
 			break;
 		}

@@ -662,20 +662,41 @@ static int thread_blocks_trap(const char *tid)
 	       status_blocks_trap(buf) && !status_exited(buf) && !in_libc_window(tid);
 }
 
+/* The nanoseconds thread tid has run on a CPU (schedstat), or -1 if the
+ * kernel does not say. */
+static long long thread_run_time(const char *tid)
+{
+	char buf[128];
+
+	return mv_linux_task_file(tid, "schedstat", buf, sizeof buf) ?
+	       strtoll(buf, NULL, 10) : -1;
+}
+
 #define MAX_SUSPECTS 16
 #define LOOKS 50
+#define LOOK_DEADLINE_MS 5000
+
+struct suspect {
+	char tid[24];
+	long long ran;          /* thread_run_time() at the last look */
+	int looks;              /* looks that found SIGTRAP still blocked */
+};
 
 /*
  * A thread that blocks SIGTRAP for good, or 0; -errno if the threads
  * cannot be listed.  Besides the windows in_libc_window() knows, the C
  * library blocks every signal for a few instructions around them, so a
- * thread counts only if it blocks SIGTRAP at every one of LOOKS looks,
- * spread over at least 100 ms.
+ * thread counts only if it blocks SIGTRAP at LOOKS looks, spread over at
+ * least 100 ms.  A look counts only if the thread ran since the last
+ * one, or is not runnable (it waits in a system call): a thread that the
+ * scheduler starves, as on a loaded machine, may sit in those few
+ * instructions for long.  5 s without such looks is the hang guard.
  */
 static long thread_blocking_trap(void)
 {
 	struct timespec pause = { 0, 2000000 };
-	char suspect[MAX_SUSPECTS][24];
+	struct suspect s[MAX_SUSPECTS];
+	long deadline = mv_linux_now_ms() + LOOK_DEADLINE_MS;
 	int n = 0;
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
@@ -683,19 +704,36 @@ static long thread_blocking_trap(void)
 	if (!d)
 		return -errno;
 	while ((e = readdir(d)) && n < MAX_SUSPECTS)
-		if (e->d_name[0] != '.' && strlen(e->d_name) < sizeof suspect[0] &&
-		    thread_blocks_trap(e->d_name))
-			strcpy(suspect[n++], e->d_name);
+		if (e->d_name[0] != '.' && strlen(e->d_name) < sizeof s[0].tid &&
+		    thread_blocks_trap(e->d_name)) {
+			strcpy(s[n].tid, e->d_name);
+			s[n].ran = thread_run_time(e->d_name);
+			s[n++].looks = 1;
+		}
 	closedir(d);
-	for (int look = 1; look < LOOKS && n; look++) {
+	while (n) {
+		for (int k = 0; k < n; k++)
+			if (s[k].looks >= LOOKS)
+				return strtol(s[k].tid, NULL, 10);
+		if (mv_linux_now_ms() > deadline)
+			return strtol(s[0].tid, NULL, 10);
 		nanosleep(&pause, NULL);
-		for (int i = 0; i < n; )
-			if (thread_blocks_trap(suspect[i]))
-				i++;
-			else
-				memcpy(suspect[i], suspect[--n], sizeof suspect[i]);
+		for (int k = 0; k < n; ) {
+			char status[2048];
+			long long ran = thread_run_time(s[k].tid);
+
+			if (!thread_blocks_trap(s[k].tid)) {
+				s[k] = s[--n];
+				continue;
+			}
+			if (ran < 0 || ran != s[k].ran ||
+			    !mv_linux_task_file(s[k].tid, "status", status, sizeof status) ||
+			    !strstr(status, "\nState:\tR"))
+				s[k].looks++;
+			s[k++].ran = ran;
+		}
 	}
-	return n ? strtol(suspect[0], NULL, 10) : 0;
+	return 0;
 }
 
 /* Whether some other thread blocks the in-handler mark now: it runs a
