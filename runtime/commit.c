@@ -90,19 +90,31 @@ static const struct mv_desc_variant *plain_code(void *target, const uint8_t **pr
  * commit): its sites call that directly, wherever it is not NULL and
  * within reach, or hold a copy of its code where they are padded and it
  * is a plain multiversed function that may be copied.  NULL restores the
- * indirect calls. */
+ * indirect calls.  A site beyond a direct call's reach of the target
+ * keeps its indirect call, which follows later writes to the switch:
+ * that is reported, since it is not what "bound" promises. */
 int mv_apply_fnptr(struct mv_var *v, void *target)
 {
 	int changed = target != v->active, err;
 	const uint8_t *pristine = 0;
 	const struct mv_desc_variant *code = plain_code(target, &pristine);
+	uint8_t scratch[MV_AREA_MAX];
+	unsigned far = 0;
 
 	v->active = target;
 	for (size_t i = v->site0; i < v->site0 + v->n_sites; i++) {
-		err = mv_site_point(&mv.sites[i], target, 0, code, pristine, v->name);
+		struct mv_site *s = &mv.sites[i];
+
+		err = mv_site_point(s, target, 0, code, pristine, v->name);
 		if (err)
 			return err;
+		far += target && !code && s->area.state >= MV_AREA_ORIG &&
+		       mv_site_bytes(s, target, 0, scratch) == MV_AREA_ORIG;
 	}
+	if (far && changed)
+		mv_report("switch %s: %u call site(s) cannot reach %" MV_PRIaddr " directly; they stay "
+			  "indirect and follow writes to the switch until the next commit",
+			  v->name, far, target);
 	return changed;
 }
 
