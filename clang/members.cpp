@@ -25,6 +25,21 @@ using namespace clang;
 std::map<const FieldDecl *, mv_decl> mv_field_decls;
 std::map<std::string, std::vector<mv_member>> mv_objects;
 
+const mv_decl *mv_field_switch(const FieldDecl *f)
+{
+	auto d = mv_field_decls.find(f);
+	if (d != mv_field_decls.end())
+		return &d->second;
+	const auto *rd = dyn_cast<CXXRecordDecl>(f->getParent());
+	const CXXRecordDecl *pattern = rd ? rd->getTemplateInstantiationPattern() : nullptr;
+	if (!pattern || pattern == rd)
+		return nullptr;
+	for (const FieldDecl *p : pattern->fields())
+		if (p->getFieldIndex() == f->getFieldIndex())
+			return mv_field_switch(p);
+	return nullptr;
+}
+
 namespace {
 
 bool has_switches(QualType t, std::map<const RecordDecl *, bool> &memo)
@@ -40,7 +55,7 @@ bool has_switches(QualType t, std::map<const RecordDecl *, bool> &memo)
 		return it->second;
 	bool has = false;
 	for (const FieldDecl *f : rd->fields())
-		if (mv_field_decls.count(f) || has_switches(f->getType(), memo))
+		if (mv_field_switch(f) || has_switches(f->getType(), memo))
 			has = true;
 	return memo[rd] = has;
 }
@@ -83,10 +98,9 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		for (const FieldDecl *f : rd->fields()) {
 			uint64_t at = offset + layout.getFieldOffset(f->getFieldIndex()) / 8;
 			std::string n = f->getName().empty() ? name : name + "." + f->getName().str();
-			auto d = mv_field_decls.find(f);
-			if (d != mv_field_decls.end())
+			if (const mv_decl *d = mv_field_switch(f))
 				out.push_back({ at, (unsigned)ctx.getTypeSizeInChars(f->getType()).getQuantity(),
-						d->second, n });
+						*d, n });
 			else
 				members(f->getType(), at, n, out);
 		}
@@ -146,7 +160,7 @@ struct Consumer : ASTConsumer {
 		ASTContext &ctx = rd->getASTContext();
 		DiagnosticsEngine &d = ctx.getDiagnostics();
 		for (const FieldDecl *f : rd->fields())
-			if (mv_field_decls.count(f) && f->getType()->isFunctionPointerType() &&
+			if (mv_field_switch(f) && f->getType()->isFunctionPointerType() &&
 			    ctx.getDeclAlign(f) < ctx.getTypeAlignInChars(f->getType()))
 				d.Report(f->getLocation(), d.getCustomDiagID(DiagnosticsEngine::Error,
 					"multiverse: '%0' is a packed function-pointer member; a "
@@ -157,7 +171,7 @@ struct Consumer : ASTConsumer {
 		std::map<const RecordDecl *, bool> memo;
 		const FieldDecl *first = nullptr;
 		for (const FieldDecl *f : rd->fields()) {
-			if (!mv_field_decls.count(f) && !has_switches(f->getType(), memo))
+			if (!mv_field_switch(f) && !has_switches(f->getType(), memo))
 				continue;
 			if (!first) {
 				first = f;

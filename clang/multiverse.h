@@ -83,6 +83,10 @@ std::string mv_source_name(const clang::NamedDecl *d);
  * each object with static storage duration, by the object's IR name
  * (members.cpp), for specialize.cpp. */
 extern std::map<const clang::FieldDecl *, mv_decl> mv_field_decls;
+/* What the attribute made member f, or null: its own record, or in an
+ * instance of a class template its pattern's (the attribute is seen on
+ * the template; the member's type cannot depend on its parameters). */
+const mv_decl *mv_field_switch(const clang::FieldDecl *f);
 struct mv_member {
 	uint64_t offset;                /* bytes into the object */
 	unsigned width;                 /* bytes */

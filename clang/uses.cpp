@@ -369,8 +369,8 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	void read_member(const MemberExpr *m)
 	{
 		const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
-		auto d = f ? mv_field_decls.find(f) : mv_field_decls.end();
-		if (d == mv_field_decls.end() || (d->second.flags & MV_DECL_FNPTR))
+		const mv_decl *d = f ? mv_field_switch(f) : nullptr;
+		if (!d || (d->flags & MV_DECL_FNPTR))
 			return;
 		Place p = place_of(m, ctx);
 		const char *why =
