@@ -39,12 +39,16 @@ struct mv_arch {
 	/* A NOP as long as a landing pad, first in a generic that has none:
 	 * a debugger's `break fn` covers it, not the entry NOP. */
 	void (*emit_debugger_nop)(llvm::AsmPrinter &ap, const llvm::MCSubtargetInfo &sti);
+	/* Whether gdb's prologue analysis skips the landing pad (AArch64's
+	 * bti c), so that the debugger's NOP must follow it too. */
+	bool debugger_skips_pad;
 
 	/* Assembler text of module m's stub of the switch at offset bytes
 	 * into object (fnptr.cpp), from its label on: jumps to the address
 	 * stored in the switch, reaching the object through its GOT entry
 	 * if got, clobbering no register an argument or the callee may
-	 * need.  Empty if the stub cannot reach that offset, which
+	 * need, and, if retpoline (x86-64), without an indirect jump.
+	 * Empty if the stub cannot reach that offset, which
 	 * stub_reach then explains.  Where the runtime can retarget the
 	 * stub's own jump, the text records that jump as a call site of
 	 * the switch too: then every path into the stub is bound by a

@@ -100,8 +100,12 @@ void mv_emit_function(Module &m, Function &f, const std::vector<mv_record> &reco
 	/* The entry through a local alias: f itself may resolve elsewhere,
 	 * to a PLT entry that a non-PIE executable makes f's address. */
 	auto *local = GlobalAlias::create(GlobalValue::PrivateLinkage, f.getName() + ".mventry", &f);
+	unsigned pad = 0;
+	if (f.getFnAttribute(MV_GENERIC_ATTR).getValueAsString().getAsInteger(10, pad))
+		pad = 0;
+	bool pad_nop = pad && mv_arch_of(Triple(m.getTargetTriple()))->debugger_skips_pad;
 	Constant *entry = ConstantExpr::getGetElementPtr(Type::getInt8Ty(c), local,
-		ConstantInt::get(i64, MV_ENTRY_OFFSET));
+		ConstantInt::get(i64, MV_ENTRY_OFFSET + (pad_nop ? 4 : 0)));
 	/* A plain function (MV_FN_PLAIN): one record of its own code, from
 	 * its entry, guarded by nothing (inline.cpp analyses it). */
 	bool plain = variants.empty();
@@ -114,7 +118,8 @@ void mv_emit_function(Module &m, Function &f, const std::vector<mv_record> &reco
 		variants.size()), variants), MV_SECTION_VARIANTS, ".mv.variants", f.getComdat());
 	Constant *init = ConstantStruct::getAnon({ &f, cstring(m, mv_display_name(f.getName())), entry, table,
 		ConstantInt::get(i32, variants.size()),
-		ConstantInt::get(i32, MV_FN_ENTRY_AFTER_PAD | (plain ? MV_FN_PLAIN : 0)) });
+		ConstantInt::get(i32, MV_FN_ENTRY_AFTER_PAD | (pad_nop ? MV_FN_ENTRY_AFTER_PAD_NOP : 0) |
+				 (plain ? MV_FN_PLAIN : 0)) });
 	record(m, init, MV_SECTION_FN, ".mv.fn", f.getComdat());
 }
 

@@ -59,9 +59,12 @@ void error(Function &f, const CallBase &call, const Twine &what)
 		call.getDebugLoc(), DS_Error));
 }
 
+/* Retpolines, or LVI hardening of indirect branches: the stub must not
+ * jump through memory either. */
 bool has_retpolines(const Function &f)
 {
-	return f.getFnAttribute("target-features").getValueAsString().contains("+retpoline");
+	StringRef features = f.getFnAttribute("target-features").getValueAsString();
+	return features.contains("+retpoline") || features.contains("+lvi-cfi");
 }
 
 /* The stub of the switch c calls through, or null after an error. */
@@ -129,13 +132,11 @@ bool switch_called(CallBase &call, const mv_fnptr_switches &sws, Called *c)
 		return false;
 	const char *why = nullptr;
 	Function &f = *call.getFunction();
-	bool local = c->object->isDSOLocal();
+	bool large = f.getParent()->getCodeModel() == CodeModel::Large;
 	if (call.hasOperandBundles())
 		why = "it carries a check of the pointer, from -fsanitize=kcfi or pointer authentication";
-	else if (has_retpolines(f) && !local)
-		why = "under retpolines, since the switch may be another module's";
-	else if (f.getParent()->getCodeModel() == CodeModel::Large && !local)
-		why = "under -mcmodel=large, since the switch may be another module's";
+	else if (large && has_retpolines(f))
+		why = "under -mcmodel=large with retpolines";
 	if (!why)
 		return true;
 	error(f, call, "this call through function-pointer switch '" + c->sw->name +

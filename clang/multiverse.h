@@ -112,7 +112,8 @@ std::unique_ptr<clang::ASTConsumer> mv_make_use_checker(void);
 #define MV_GENERIC_ATTR "multiverse-generic"
 /* Where each generic's entry NOP lies: after a first instruction of 4
  * bytes, its landing pad or a NOP that a debugger's breakpoint on the
- * function may cover (MV_FN_ENTRY_AFTER_PAD). */
+ * function may cover (MV_FN_ENTRY_AFTER_PAD); on AArch64 after both
+ * (MV_FN_ENTRY_AFTER_PAD_NOP, mv_arch.debugger_skips_pad). */
 #define MV_ENTRY_OFFSET 4
 /* The section of the variant tables and guards (descriptors.cpp), whose
  * tables inline.cpp writes again with what the final code says. */

@@ -127,9 +127,9 @@ class SiteRecorder : public DebugHandlerBase {
 		if (mi->getParent() != &mf->front() || !mf->front().pred_empty())
 			return fail("its first instruction is not in a block no branch reaches");
 		/* gdb breaks on a function's first byte when it finds no
-		 * prologue to skip, as without -g: not on the entry NOP, which
-		 * commit could then not write */
-		if (!seen_pad)
+		 * prologue to skip, as without -g (on AArch64 after a bti c):
+		 * not on the entry NOP, which commit could then not write */
+		if (!seen_pad || arch->debugger_skips_pad)
 			arch->emit_debugger_nop(*ap, sti);
 		arch->emit_entry_nop(*ap, sti);
 	}

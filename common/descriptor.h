@@ -167,6 +167,12 @@ struct mv_desc_fn {
  * and never writes the entry. */
 #define MV_FN_PLAIN 0x2u
 
+/* mv_desc_fn.flags, with MV_FN_ENTRY_AFTER_PAD: a 4-byte NOP comes
+ * between the landing pad and the entry NOP, so the code starts 8 bytes
+ * before entry.  AArch64 in user space: gdb's prologue analysis skips a
+ * bti c, and its breakpoint must cover that NOP, not the entry. */
+#define MV_FN_ENTRY_AFTER_PAD_NOP 0x4u
+
 /*
  * A call site.  Section __multiverse_site, 24 bytes.
  *

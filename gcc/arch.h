@@ -25,6 +25,9 @@ extern const char mv_arch_entry_nop[];
  * debugger's `break fn` writes its breakpoint over a function's first
  * instruction, where it must not cover the entry patch area. */
 extern const char mv_arch_debugger_nop[];
+/* Whether gdb's prologue analysis skips the landing pad (AArch64's bti
+ * c), so that the debugger's NOP must follow it too. */
+extern const bool mv_arch_debugger_skips_pad;
 
 /* Whether insn is a landing pad for indirect branches (endbr64, bti c)
  * that must stay the first instruction, before the entry patch area. */

@@ -216,6 +216,7 @@ void emit_function(const mv_function &f)
 	fprintf(out, "\t.quad\t.LMVN%u\n\t.quad\t.LMVE%u\n\t.quad\t.LMVV%u\n"
 		"\t.long\t%u, %u\n\t.popsection\n", name, f.entry_label,
 		variants, count, (f.entry_after_pad ? MV_FN_ENTRY_AFTER_PAD : 0u) |
+		(f.entry_after_pad_nop ? MV_FN_ENTRY_AFTER_PAD_NOP : 0u) |
 		(plain ? MV_FN_PLAIN : 0u));
 }
 

@@ -37,7 +37,8 @@ struct mv_variant {
 struct mv_function {
 	tree decl;                        /* the generic */
 	unsigned entry_label;             /* 0 until the entry NOP is planted */
-	bool entry_after_pad;             /* after endbr64 or bti c */
+	bool entry_after_pad;             /* after endbr64, bti c or a NOP */
+	bool entry_after_pad_nop;         /* after bti c and a NOP */
 	std::vector<mv_variant> variants;
 	/* for the report (report.cc) */
 	std::vector<std::string> specialized;                 /* switch names */

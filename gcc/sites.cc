@@ -75,11 +75,13 @@ void plant_entry(mv_function &f)
 	bool after_pad = starts && !pad && mv_arch_is_landing_pad(i);
 
 	/* gdb breaks on a function's first byte when it trusts the unit's
-	 * line table, or has none: not on the entry area, which commit
-	 * could then not write.  The kernel's debuggers patch the kernel's
-	 * way, and its entries pay for no NOP. */
-	if (!pad && !after_pad && !mv_kernel)
-		pad = mv_arch_debugger_nop;
+	 * line table, or has none (on AArch64 after a bti c): not on the
+	 * entry area, which commit could then not write.  The kernel's
+	 * debuggers patch the kernel's way, and its entries pay for no NOP. */
+	bool landing_pad = pad || after_pad;
+	bool debugger_nop = !mv_kernel && (!landing_pad || mv_arch_debugger_skips_pad);
+	if (debugger_nop)
+		text = std::string(mv_arch_debugger_nop) + "\n" + text;
 	if (pad)
 		text = std::string(pad) + "\n" + text;
 	rtx pat = gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text.c_str()),
@@ -88,7 +90,8 @@ void plant_entry(mv_function &f)
 		emit_insn_after(pat, i);
 	else
 		emit_insn_before(pat, first);
-	f.entry_after_pad = pad || after_pad;
+	f.entry_after_pad = landing_pad || debugger_nop;
+	f.entry_after_pad_nop = landing_pad && debugger_nop;
 	f.entry_label = n;
 }
 

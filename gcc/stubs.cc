@@ -43,9 +43,9 @@ void mv_error_call_unbound(rtx_insn *call, tree sw, const char *why)
 {
 	auto_diagnostic_group g;
 	error_at(INSN_LOCATION(call), "this call through multiverse function "
-		 "pointer %qD cannot be bound by commit %s; a call through a "
+		 "pointer %qs cannot be bound by commit %s; a call through a "
 		 "switch goes where the last commit bound it, so it must be one "
-		 "the runtime can rewrite", sw, why);
+		 "the runtime can rewrite", mv_switch_name(sw), why);
 	mv_note_switch_declared(sw);
 }
 

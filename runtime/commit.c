@@ -91,31 +91,44 @@ static const struct mv_desc_variant *plain_code(void *target, const uint8_t **pr
  * within reach, or hold a copy of its code where they are padded and it
  * is a plain multiversed function that may be copied.  NULL restores the
  * indirect calls.  A site beyond a direct call's reach of the target
- * keeps its indirect call, which follows later writes to the switch:
- * that is reported, since it is not what "bound" promises. */
+ * keeps its indirect call (report_unbound()). */
 int mv_apply_fnptr(struct mv_var *v, void *target)
 {
 	int changed = target != v->active, err;
 	const uint8_t *pristine = 0;
 	const struct mv_desc_variant *code = plain_code(target, &pristine);
-	uint8_t scratch[MV_AREA_MAX];
-	unsigned far = 0;
 
 	v->active = target;
 	for (size_t i = v->site0; i < v->site0 + v->n_sites; i++) {
-		struct mv_site *s = &mv.sites[i];
-
-		err = mv_site_point(s, target, 0, code, pristine, v->name);
+		err = mv_site_point(&mv.sites[i], target, 0, code, pristine, v->name);
 		if (err)
 			return err;
-		far += target && !code && s->area.state >= MV_AREA_ORIG &&
-		       mv_site_bytes(s, target, 0, scratch) == MV_AREA_ORIG;
 	}
-	if (far && changed)
-		mv_report("switch %s: %u call site(s) cannot reach %" MV_PRIaddr " directly; they stay "
-			  "indirect and follow writes to the switch until the next commit",
-			  v->name, far, target);
 	return changed;
+}
+
+/* After a batch is written: the sites of bound function-pointer switches
+ * that still hold their indirect call, since their target lies beyond a
+ * direct call's reach.  They follow writes to the switch, which is not
+ * what "bound" promises: reported once for each switch, target and
+ * number of such sites, also when a module loaded later adds some. */
+static void report_unbound(void)
+{
+	for (size_t i = 0; i < mv.n_vars; i++) {
+		struct mv_var *v = &mv.vars[i];
+		unsigned n = 0;
+
+		if (!(v->flags & MV_VAR_FNPTR))
+			continue;
+		for (size_t k = v->site0; v->active && k < v->site0 + v->n_sites; k++)
+			n += mv_site_state(&mv.sites[k]) == MV_AREA_ORIG;
+		if (n && (n != v->unbound || v->active != v->unbound_target))
+			mv_report("switch %s: %u call site(s) cannot reach %" MV_PRIaddr " directly; they "
+				  "stay indirect and follow writes to the switch until the next commit",
+				  v->name, n, v->active);
+		v->unbound = n;
+		v->unbound_target = v->active;
+	}
 }
 
 static int point_fnptr(struct mv_var *v, int bind)
@@ -248,6 +261,8 @@ int mv_batch(int (*op)(void *ctx), void *ctx)
 		restore_actives();
 	if (err)
 		r = err;
+	else if (r >= 0)
+		report_unbound();
 	return r;
 }
 

@@ -88,6 +88,8 @@ struct mv_var {
 	int owned_name;           /* name is our copy, freed with the record */
 	void *active;             /* fn-pointer switch: target in its sites */
 	size_t site0, n_sites;    /* fn-pointer switch: its run in mv.sites */
+	unsigned unbound;         /* sites left indirect, as last reported */
+	void *unbound_target;     /* ... for this target */
 };
 
 struct mv_fn {

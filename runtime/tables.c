@@ -300,7 +300,8 @@ struct mv_var *mv_find_var(const void *addr)
 
 uintptr_t mv_fn_code(const struct mv_desc_fn *d)
 {
-	return (uintptr_t)d->entry - (d->flags & MV_FN_ENTRY_AFTER_PAD ? MV_ARCH_PAD_LEN : 0);
+	return (uintptr_t)d->entry - (d->flags & MV_FN_ENTRY_AFTER_PAD ? MV_ARCH_PAD_LEN : 0) -
+	       (d->flags & MV_FN_ENTRY_AFTER_PAD_NOP ? MV_ARCH_PAD_LEN : 0);
 }
 
 struct mv_fn *mv_find_fn(const void *generic)

@@ -2,9 +2,10 @@
 /*
  * AArch64 hooks of the Clang front end (clang/arch.h).
  *
- * Entry: a nop, after the bti c that branch protection (BTI) puts first
- * or else after another nop, for a debugger's breakpoint on the
- * function to cover; commit overwrites it with a b to the variant.  A function that
+ * Entry: a nop, after the bti c that branch protection (BTI) puts first,
+ * and after another nop for a debugger's breakpoint on the function to
+ * cover (gdb's prologue analysis skips a bti c); commit overwrites it
+ * with a b to the variant.  A function that
  * starts by signing its return address (paciasp, pac-ret) gets the nop
  * before the signing (the variant signs for itself), and under BTI a
  * bti c before the nop: paciasp lands indirect calls only as a
@@ -250,7 +251,7 @@ const char *const stack_registers[] = { "SP", "WSP", "FP", "W29", nullptr };
 
 const mv_arch mv_arch_aarch64 = {
 	"aarch64", MV_MACHINE_AARCH64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
-	emit_pad, emit_entry_nop, emit_entry_nop, stub,
+	emit_pad, emit_entry_nop, emit_entry_nop, true, stub,
 	"AArch64 stubs reach only 8-byte aligned members in the first 32 KiB of such an object",
 	false,
 	pad_bytes, emit_nops, pad_bytes_expr, emit_nops_expr, room_for_padding, pc_relative,

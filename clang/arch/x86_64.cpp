@@ -13,11 +13,14 @@
  *   or, called from code with retpolines, a retpoline of its own:
  *       movq obj+d(%rip), %r11; jmp 1f
  *       1: call 3f; 2: pause; lfence; jmp 2b; 3: movq %r11, (%rsp); ret
+ *   (through the GOT: movq obj@GOTPCREL(%rip), %r11; movq d(%r11), %r11)
  * r11 carries no argument and no call preserves it (SysV ABI); PLT
  * entries use it too.  int3 pads the stub to 16 bytes, so that the
  * runtime can read its longest trampoline form there.  The first form
  * is itself a recorded call site of the switch (clang/arch.h), which
- * binds the calls of the large code model (movabs $stub; call *reg).
+ * binds the calls of the large code model (movabs $stub; call *reg);
+ * there the GOT form starts with a recorded jmp rel32 to its next
+ * instruction, which commit follows to the switch.
  */
 #include "../arch.h"
 #include "descriptor.h"
@@ -79,21 +82,28 @@ std::string stub(const Module &m, const std::string &object, uint64_t offset, bo
 {
 	std::string d = std::to_string(offset);
 	if (retpoline)
-		return "\tmovq\t" + object + "+" + d + "(%rip), %r11\n"
+		return (got ? "\tmovq\t" + object + "@GOTPCREL(%rip), %r11\n\tmovq\t" + d +
+			      "(%r11), %r11\n" :
+			      "\tmovq\t" + object + "+" + d + "(%rip), %r11\n") +
 		       "\t.byte\t0xe9\n\t.long\t1f - . - 4\n"
 		       "1:\tcall\t3f\n2:\tpause\n\tlfence\n\tjmp\t2b\n"
 		       "3:\tmovq\t%r11, (%rsp)\n\tret\n\t.balign 16, 0xcc\n";
-	if (got)
-		return "\tmovq\t" + object + "@GOTPCREL(%rip), %r11\n\tjmp\t*" + d +
-		       "(%r11)\n\t.balign 16, 0xcc\n";
+	std::string record = "\t.pushsection " MV_SECTION_SITE ",\"aw\",@progbits\n"
+		"\t.balign 8\n\t.quad 1b, " + object + "+" + d + "\n\t.long 0, 0\n\t.popsection\n";
 	/* the large code model calls it through a register */
+	bool large = m.getCodeModel() == CodeModel::Large;
 	auto *cf = mdconst::extract_or_null<ConstantInt>(m.getModuleFlag("cf-protection-branch"));
-	std::string pad = m.getCodeModel() == CodeModel::Large && cf && !cf->isZero() ?
-			  "\tendbr64\n" : "";
+	std::string pad = large && cf && !cf->isZero() ? "\tendbr64\n" : "";
+	std::string got_form = "\tmovq\t" + object + "@GOTPCREL(%rip), %r11\n\tjmp\t*" + d +
+			       "(%r11)\n\t.balign 16, 0xcc\n";
+	if (got && !large)
+		return got_form;
+	/* there a jmp rel32 to the GOT form is the site, which commit
+	 * follows to the switch */
+	if (got)
+		return pad + "1:\t.byte\t0xe9\n\t.long\t0\n" + got_form + record;
 	/* jmp *sw(%rip) is a site the runtime retargets: recorded */
-	return pad + "1:\tjmp\t*" + object + "+" + d + "(%rip)\n\t.balign 16, 0xcc\n"
-	       "\t.pushsection " MV_SECTION_SITE ",\"aw\",@progbits\n\t.balign 8\n"
-	       "\t.quad 1b, " + object + "+" + d + "\n\t.long 0, 0\n\t.popsection\n";
+	return pad + "1:\tjmp\t*" + object + "+" + d + "(%rip)\n\t.balign 16, 0xcc\n" + record;
 }
 
 /* call rel32 and jmp rel32 are 5 bytes, ret 1 */
@@ -280,7 +290,7 @@ const char *const stack_registers[] = {
 
 const mv_arch mv_arch_x86_64 = {
 	"x86-64", MV_MACHINE_X86_64, emits_nothing, pad_length, is_landing_pad, pad_goes_before,
-	emit_pad, emit_entry_nop, emit_debugger_nop, stub, nullptr, true, pad_bytes, emit_nops, pad_bytes_expr,
+	emit_pad, emit_entry_nop, emit_debugger_nop, false, stub, nullptr, true, pad_bytes, emit_nops, pad_bytes_expr,
 	emit_nops_expr, nullptr, pc_relative,
 	stack_registers,
 };

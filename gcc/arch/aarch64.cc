@@ -3,8 +3,9 @@
  * AArch64 hooks of the plugin (gcc/arch.h).
  *
  * Entry: a nop, after a `bti c` if the function has one
- * (-mbranch-protection=bti), else, in user space, after another nop that
- * a debugger's breakpoint on the function may cover.  Commit overwrites
+ * (-mbranch-protection=bti), and in user space after another nop that a
+ * debugger's breakpoint on the function covers (gdb's prologue analysis
+ * skips a bti c, so that nop follows it).  Commit overwrites
  * it with a b to the variant.  Under BTI, a function that starts by signing its return
  * address (paciasp, -mbranch-protection=standard) gets a bti c before
  * the nop.
@@ -51,6 +52,7 @@ const unsigned mv_arch_machine = MV_MACHINE_AARCH64;
 
 const char mv_arch_entry_nop[] = "nop";
 const char mv_arch_debugger_nop[] = "nop";
+const bool mv_arch_debugger_skips_pad = true;
 
 bool mv_arch_is_landing_pad(rtx_insn *insn)
 {

@@ -44,6 +44,7 @@ const unsigned mv_arch_machine = MV_MACHINE_X86_64;
 
 const char mv_arch_entry_nop[] = ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00";
 const char mv_arch_debugger_nop[] = ".byte 0x0f, 0x1f, 0x40, 0x00";
+const bool mv_arch_debugger_skips_pad = false;    /* gdb breaks on an endbr64 */
 
 bool mv_arch_is_landing_pad(rtx_insn *insn)
 {
@@ -118,10 +119,15 @@ rtx long_jump_target(rtx_insn *insn, tree callee)
 
 namespace {
 
-/* Switches whose stub a function with retpolines calls: the stub jumps
- * through a retpoline too.  Those whose stub a -mcmodel=large call
- * reaches through a register: the stub's own jump is their site. */
-std::set<tree> retpoline_stubs, site_stubs;
+/* How the stub of a switch must jump, from the calls that use it. */
+struct stub_form {
+	bool retpoline;         /* a caller has retpolines */
+	bool via_register;      /* ... or may jump through registers only */
+	bool site;              /* a -mcmodel=large caller: the stub's jump is the site */
+	bool direct;            /* GCC reaches the switch %rip-relative (a
+				   PIE's copy relocation), not through the GOT */
+};
+std::map<tree, stub_form> stub_forms;
 
 } // namespace
 
@@ -132,25 +138,24 @@ void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 	if (!var)
 		return;
 	bool retpoline = cfun->machine->indirect_branch_type != indirect_branch_keep;
+	bool via_register = retpoline || ix86_indirect_branch_register;
 	bool large = ix86_cmodel == CM_LARGE || ix86_cmodel == CM_LARGE_PIC;
-	if (large && (retpoline || mv_switch_via_got(var)))
-		return mv_error_call_unbound(call, var, retpoline ?
-			"under -mcmodel=large with retpolines" :
-			"under -mcmodel=large, since the switch may be another module's");
-	if (retpoline && mv_switch_via_got(var))
-		return mv_error_call_unbound(call, var,
-			"under retpolines, since the switch may be another module's");
+	rtx direct = symbol_address(XEXP(load, 0), defs);
+	if (large && retpoline)
+		return mv_error_call_unbound(call, var, "under -mcmodel=large with retpolines");
 	/* The kernel's text patching rewrites no call through memory (its
-	 * int3 handler cannot emulate one), and retpolines must not jump
-	 * through memory: those call the stub. */
-	rtx at = mv_kernel || retpoline || large ? NULL_RTX :
-		 symbol_address(XEXP(load, 0), defs);
+	 * int3 handler cannot emulate one), and retpolines and
+	 * -mindirect-branch-register must not jump through memory: those
+	 * call the stub. */
+	rtx at = mv_kernel || via_register || large ? NULL_RTX : direct;
 	rtx form = at ? replace_equiv_address_nv(load, at) : mv_stub_symbol(var);
-	if (retpoline)
-		retpoline_stubs.insert(var);
+	stub_form &sf = stub_forms[var];
+	sf.retpoline |= retpoline;
+	sf.via_register |= via_register;
+	sf.direct |= direct != NULL_RTX;
 	if (large) {
 		/* the large model calls no symbol directly: movabs $stub */
-		site_stubs.insert(var);
+		sf.site = true;
 		start_sequence();
 		rtx reg = force_reg(Pmode, form);      /* PIC: through the GOT base */
 		rtx_insn *load = get_insns();
@@ -179,30 +184,49 @@ rtx mv_arch_site_target(rtx_insn *insn, tree callee)
  *       1:          call 3f
  *       2:          pause; lfence; jmp 2b
  *       3:          movq %r11, (%rsp); ret
+ * (jmp *%r11 under -mindirect-branch-register alone).  A switch reached
+ * through the GOT is loaded in two steps:
+ *       movq obj@GOTPCREL(%rip), %r11; movq d(%r11), %r11
  * Under -mcmodel=large the call reaches the stub through a register
  * (movabs $sw.mvcall; call *reg), which commit cannot rewrite: the
- * stub's jmp *sw(%rip) is recorded as the switch's site instead, and
- * starts with endbr64 under -fcf-protection=branch. */
+ * stub's jmp *sw(%rip) is recorded as the switch's site instead, or,
+ * for a switch reached through the GOT, a jmp rel32 to the next
+ * instruction before the GOT form, which commit follows to the switch
+ * as it follows a call to a stub.  The stub starts with endbr64 under
+ * -fcf-protection=branch. */
 bool mv_arch_write_stub(FILE *out, const std::string &name, tree sw,
 			const std::string &object, HOST_WIDE_INT offset, bool got)
 {
+	const stub_form &sf = stub_forms[sw];
+	got = got && !sf.direct;
 	fprintf(out, "\t.p2align 4\n%s:\n", name.c_str());
-	if (retpoline_stubs.count(sw) && !got) {
-		fprintf(out, "\tmovq\t%s+" HOST_WIDE_INT_PRINT_DEC "(%%rip), %%r11\n",
-			object.c_str(), offset);
-		if (ix86_indirect_branch == indirect_branch_thunk_extern)
+	if (sf.via_register) {
+		if (got)
+			fprintf(out, "\tmovq\t%s@GOTPCREL(%%rip), %%r11\n\tmovq\t"
+				HOST_WIDE_INT_PRINT_DEC "(%%r11), %%r11\n", object.c_str(), offset);
+		else
+			fprintf(out, "\tmovq\t%s+" HOST_WIDE_INT_PRINT_DEC "(%%rip), %%r11\n",
+				object.c_str(), offset);
+		if (!sf.retpoline)
+			fprintf(out, "\tjmp\t*%%r11\n");
+		else if (ix86_indirect_branch == indirect_branch_thunk_extern)
 			fprintf(out, "\tjmp\t__x86_indirect_thunk_r11\n");
 		else
 			fprintf(out, "\t.byte\t0xe9\n\t.long\t1f - . - 4\n"
 				"1:\tcall\t3f\n2:\tpause\n\tlfence\n\tjmp\t2b\n"
 				"3:\tmovq\t%%r11, (%%rsp)\n\tret\n");
-	} else if (site_stubs.count(sw) && !got) {
+	} else if (sf.site) {
 		if (flag_cf_protection & CF_BRANCH)
 			fprintf(out, "\tendbr64\n");
-		fprintf(out, "1:\tjmp\t*%s+" HOST_WIDE_INT_PRINT_DEC "(%%rip)\n"
-			"\t.pushsection " MV_SECTION_SITE ",\"aw\"\n\t.balign 8\n"
+		if (got)        /* a jmp rel32 to the GOT form is the site */
+			fprintf(out, "1:\t.byte\t0xe9\n\t.long\t0\n\tmovq\t%s@GOTPCREL(%%rip), %%r11\n"
+				"\tjmp\t*" HOST_WIDE_INT_PRINT_DEC "(%%r11)\n", object.c_str(), offset);
+		else
+			fprintf(out, "1:\tjmp\t*%s+" HOST_WIDE_INT_PRINT_DEC "(%%rip)\n",
+				object.c_str(), offset);
+		fprintf(out, "\t.pushsection " MV_SECTION_SITE ",\"aw\"\n\t.balign 8\n"
 			"\t.quad\t1b, %s+" HOST_WIDE_INT_PRINT_DEC "\n\t.long\t0, 0\n"
-			"\t.popsection\n", object.c_str(), offset, object.c_str(), offset);
+			"\t.popsection\n", object.c_str(), offset);
 	} else if (got)
 		fprintf(out, "\tmovq\t%s@GOTPCREL(%%rip), %%r11\n"
 			"\tjmp\t*" HOST_WIDE_INT_PRINT_DEC "(%%r11)\n",

@@ -390,12 +390,14 @@ static int is_jmp_r11(const uint8_t *p, uintptr_t *disp)
 	return 0;
 }
 
-/* A jump to the address in %r11 as the kernel's retpoline patching may
- * leave it (arch/x86/kernel/alternative.c, apply_retpolines): a jmp rel32
- * to its thunk (__x86_indirect_thunk_r11), jmp *%r11, or lfence; jmp *%r11.
- * The thunk's address is not known here; what makes the stub the
- * switch's is that it loads the switch itself (via_trampoline() in
- * site.c compares the address it loads with the switch's). */
+/* A jump to the address in %r11: a jmp rel32 to a retpoline thunk (the
+ * kernel's __x86_indirect_thunk_r11, or the one a user-space stub has
+ * after it), jmp *%r11 (-mindirect-branch-register), or, as the kernel's
+ * retpoline patching may leave it (arch/x86/kernel/alternative.c,
+ * apply_retpolines), lfence; jmp *%r11.  The thunk's address is not
+ * known here; what makes the stub the switch's is that it loads the
+ * switch itself (via_trampoline() in site.c compares the address it
+ * loads with the switch's). */
 static int is_jmp_to_r11(const uint8_t *p)
 {
 	static const uint8_t jmp_r11[] = { 0x41, OP_GRP5, 0xe3 },
@@ -403,6 +405,25 @@ static int is_jmp_to_r11(const uint8_t *p)
 
 	return p[0] == OP_JMP || match(p, jmp_r11, 3) ||
 	       (match(p, lfence, 3) && match(p + 3, jmp_r11, 3));
+}
+
+/* movq d(%r11), %r11: *disp and *len, or 0. */
+static int is_load_r11(const uint8_t *p, uintptr_t *disp, size_t *len)
+{
+	if (p[0] != 0x4d || p[1] != 0x8b)
+		return 0;
+	switch (p[2]) {
+	case 0x1b:
+		*disp = 0, *len = 3;
+		return 1;
+	case 0x5b:
+		*disp = (uintptr_t)(intptr_t)(int8_t)p[3], *len = 4;
+		return 1;
+	case 0x9b:
+		*disp = (uintptr_t)(intptr_t)get32(p + 3), *len = 7;
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -415,9 +436,10 @@ static int is_jmp_to_r11(const uint8_t *p)
  *       movq obj@GOTPCREL(%rip), %r11; jmp *d(%r11)
  *   which the linker relaxes, when obj binds locally, to
  *       leaq obj(%rip), %r11; jmp *d(%r11)    or    movq $obj, %r11; jmp *d(%r11)
- *   and in a kernel built with retpolines
- *       movq obj+d(%rip), %r11; jmp __x86_indirect_thunk_r11
- *   whose jump the kernel may rewrite (is_jmp_to_r11).
+ *   and, called from code with retpolines or -mindirect-branch-register,
+ *       movq obj+d(%rip), %r11; <jump to %r11>
+ *       movq obj@GOTPCREL(%rip), %r11; movq d(%r11), %r11; <jump to %r11>
+ *   (is_jmp_to_r11; the second relaxed as above).
  */
 int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 		       struct mv_tramp *t)
@@ -428,8 +450,25 @@ int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 	const uint8_t *p = code;
 	uintptr_t disp;
 
-	if (avail < MV_ARCH_TRAMP_MAX)
+	size_t len;
+
+	if (avail < 14)         /* the longest but the two-load form */
 		return -1;
+	if (avail >= 7 + 7 + 6 && is_load_r11(p + 7, &disp, &len) && is_jmp_to_r11(p + 7 + len)) {
+		uintptr_t rip_target = addr + 7 + (intptr_t)get32(p + 3);
+		if (match(p, mov_got_r11, 3)) {
+			t->kind = MV_TRAMP_SLOT2;
+			t->slot = rip_target;
+			t->disp = disp;
+			return 0;
+		}
+		if (match(p, lea_r11, 3) || match(p, mov_imm_r11, 3)) {
+			t->kind = MV_TRAMP_SLOT;
+			t->slot = disp + (p[1] == 0x8d ? rip_target
+					  : (uintptr_t)(intptr_t)get32(p + 3));
+			return 0;
+		}
+	}
 	if (is_jmp_r11(p + 7, &disp)) {
 		uintptr_t rip_target = addr + 7 + (intptr_t)get32(p + 3);
 		if (match(p, mov_got_r11, 3)) {

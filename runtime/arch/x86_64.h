@@ -9,7 +9,7 @@
 #define MV_ARCH_SITE_MAX    6   /* longest call site we decode */
 #define MV_ARCH_ENTRY_LEN   5   /* the patch area at a generic's entry */
 #define MV_ARCH_PAD_LEN     4   /* endbr64 or a NOP, when the entry follows one */
-#define MV_ARCH_TRAMP_MAX   14  /* longest trampoline prefix we read */
+#define MV_ARCH_TRAMP_MAX   20  /* longest trampoline prefix we read */
 
 /* int3: one byte, so it can be written over the first byte of any area
  * while the rest of it changes.  The trap reports the address after it. */

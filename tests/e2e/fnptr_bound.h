@@ -4,19 +4,27 @@
  * test's mvflags): each such call is sent to the switch's stub, and a
  * commit still binds every call, direct and tail, to the pointer's value
  * at commit, a global switch's and a member's, until the next commit;
- * revert makes them follow the pointer again. */
+ * revert makes them follow the pointer again.  The switches are another
+ * unit's (switches.c, which defines FNPTR_BOUND_SWITCHES), so that code
+ * built with -fPIC reaches them through the GOT. */
 #include "check.h"
 
-static int add1(int x) { return x + 1; }
-static int add2(int x) { return x + 2; }
-static int add3(int x) { return x + 3; }
-
-__attribute__((multiverse)) int (*op)(int) = add1;
+int add1(int x);
 struct hooks {
 	long pad;
 	__attribute__((multiverse)) int (*on)(int);
 };
+
+#ifdef FNPTR_BOUND_SWITCHES
+__attribute__((multiverse)) int (*op)(int) = add1;
 struct hooks hooks = { 0, add1 };
+int add1(int x) { return x + 1; }
+#else
+extern __attribute__((multiverse)) int (*op)(int);
+extern struct hooks hooks;
+
+static int add2(int x) { return x + 2; }
+static int add3(int x) { return x + 3; }
 
 __attribute__((noinline)) int call_op(int x) { return op(x) * 10; }
 __attribute__((noinline)) int tail_op(int x) { return op(x); }
@@ -60,3 +68,4 @@ int main(void)
 	CHECK_EQ(tail_on(1), 3);
 	CHECK_DONE();
 }
+#endif

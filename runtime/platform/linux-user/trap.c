@@ -662,8 +662,8 @@ static int thread_blocks_trap(const char *tid)
 	       status_blocks_trap(buf) && !status_exited(buf) && !in_libc_window(tid);
 }
 
-/* The nanoseconds thread tid has run on a CPU (schedstat), or -1 if the
- * kernel does not say. */
+/* The nanoseconds thread tid has run on a CPU (schedstat), or 0 or -1
+ * if the kernel does not say. */
 static long long thread_run_time(const char *tid)
 {
 	char buf[128];
@@ -712,11 +712,13 @@ static long thread_blocking_trap(void)
 		}
 	closedir(d);
 	while (n) {
-		for (int k = 0; k < n; k++)
-			if (s[k].looks >= LOOKS)
-				return strtol(s[k].tid, NULL, 10);
-		if (mv_linux_now_ms() > deadline)
-			return strtol(s[0].tid, NULL, 10);
+		int most = 0;
+
+		for (int k = 1; k < n; k++)
+			if (s[k].looks > s[most].looks)
+				most = k;
+		if (s[most].looks >= LOOKS || mv_linux_now_ms() > deadline)
+			return strtol(s[most].tid, NULL, 10);
 		nanosleep(&pause, NULL);
 		for (int k = 0; k < n; ) {
 			char status[2048];
@@ -726,7 +728,7 @@ static long thread_blocking_trap(void)
 				s[k] = s[--n];
 				continue;
 			}
-			if (ran < 0 || ran != s[k].ran ||
+			if (ran <= 0 || ran != s[k].ran ||
 			    !mv_linux_task_file(s[k].tid, "status", status, sizeof status) ||
 			    !strstr(status, "\nState:\tR"))
 				s[k].looks++;
