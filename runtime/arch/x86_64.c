@@ -441,50 +441,47 @@ static int is_load_r11(const uint8_t *p, uintptr_t *disp, size_t *len)
  *       movq obj@GOTPCREL(%rip), %r11; movq d(%r11), %r11; <jump to %r11>
  *   (is_jmp_to_r11; the second relaxed as above).
  */
+static const uint8_t mov_got_r11[] = { 0x4c, 0x8b, 0x1d },
+		     lea_r11[] = { 0x4c, 0x8d, 0x1d },
+		     mov_imm_r11[] = { 0x49, 0xc7, 0xc3 };
+
+/* p loads an object's address into r11, as the assembler wrote it
+ * (movq obj@GOTPCREL(%rip), %r11: the GOT slot holds it) or as the
+ * linker relaxed it (leaq obj(%rip), %r11 or movq $obj, %r11), and what
+ * is d bytes into the object is where the stub jumps. */
+static int object_slot(const uint8_t *p, uintptr_t addr, uintptr_t d, struct mv_tramp *t)
+{
+	uintptr_t rip_target = addr + 7 + (intptr_t)get32(p + 3);
+
+	if (match(p, mov_got_r11, 3)) {
+		t->kind = MV_TRAMP_SLOT2;
+		t->slot = rip_target;
+		t->disp = d;
+		return 0;
+	}
+	if (match(p, lea_r11, 3) || match(p, mov_imm_r11, 3)) {
+		t->kind = MV_TRAMP_SLOT;
+		t->slot = d + (p[1] == 0x8d ? rip_target : (uintptr_t)(intptr_t)get32(p + 3));
+		return 0;
+	}
+	return -1;
+}
+
 int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 		       struct mv_tramp *t)
 {
-	static const uint8_t mov_got_r11[] = { 0x4c, 0x8b, 0x1d },
-			     lea_r11[] = { 0x4c, 0x8d, 0x1d },
-			     mov_imm_r11[] = { 0x49, 0xc7, 0xc3 };
 	const uint8_t *p = code;
 	uintptr_t disp;
-
 	size_t len;
 
 	if (avail < 14)         /* the longest but the two-load form */
 		return -1;
-	if (avail >= 7 + 7 + 6 && is_load_r11(p + 7, &disp, &len) && is_jmp_to_r11(p + 7 + len)) {
-		uintptr_t rip_target = addr + 7 + (intptr_t)get32(p + 3);
-		if (match(p, mov_got_r11, 3)) {
-			t->kind = MV_TRAMP_SLOT2;
-			t->slot = rip_target;
-			t->disp = disp;
-			return 0;
-		}
-		if (match(p, lea_r11, 3) || match(p, mov_imm_r11, 3)) {
-			t->kind = MV_TRAMP_SLOT;
-			t->slot = disp + (p[1] == 0x8d ? rip_target
-					  : (uintptr_t)(intptr_t)get32(p + 3));
-			return 0;
-		}
-	}
-	if (is_jmp_r11(p + 7, &disp)) {
-		uintptr_t rip_target = addr + 7 + (intptr_t)get32(p + 3);
-		if (match(p, mov_got_r11, 3)) {
-			t->kind = MV_TRAMP_SLOT2;
-			t->slot = rip_target;
-			t->disp = disp;
-			return 0;
-		}
-		if (match(p, lea_r11, 3) || match(p, mov_imm_r11, 3)) {
-			t->kind = MV_TRAMP_SLOT;
-			t->slot = disp + (p[1] == 0x8d ? rip_target
-					  : (uintptr_t)(intptr_t)get32(p + 3));
-			return 0;
-		}
-		/* those bytes may be a PLT entry's displacement */
-	}
+	if (avail >= 7 + 7 + 6 && is_load_r11(p + 7, &disp, &len) && is_jmp_to_r11(p + 7 + len) &&
+	    !object_slot(p, addr, disp, t))
+		return 0;
+	/* otherwise those bytes may be a PLT entry's displacement */
+	if (is_jmp_r11(p + 7, &disp) && !object_slot(p, addr, disp, t))
+		return 0;
 	if (match(p, mov_got_r11, 3) && is_jmp_to_r11(p + 7)) {
 		t->kind = MV_TRAMP_SLOT;
 		t->slot = addr + 7 + (intptr_t)get32(p + 3);

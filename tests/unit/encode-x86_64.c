@@ -331,6 +331,25 @@ static void test_trampoline(void)
 	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x0f\xae\xe8\x41\xff\xe3\xcc\xcc\xcc"),
 				  0x1000, &t));
 	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x2000);
+	/* a stub under retpolines or -mindirect-branch-register whose switch
+	 * is reached through the GOT (20 bytes read): movq obj@GOTPCREL(%rip),
+	 * %r11; movq 8(%r11), %r11 / (%r11) / 0x1234(%r11); then jmp <thunk>
+	 * or jmp *%r11; and the linker's leaq obj(%rip), %r11 for the first */
+	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x4d\x8b\x5b\x08\xe9\x00\x01\x00\x00"
+					"\xcc\xcc\xcc\xcc"), 0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT2 && t.slot == 0x2000 && t.disp == 8);
+	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x4d\x8b\x1b\x41\xff\xe3\xcc\xcc\xcc"
+					"\xcc\xcc\xcc\xcc"), 0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT2 && t.slot == 0x2000 && t.disp == 0);
+	CHECK(!mv_arch_trampoline(BYTES("\x4c\x8d\x1d\xf9\x0f\x00\x00\x4d\x8b\x9b\x34\x12\x00\x00\xe9\x00"
+					"\x01\x00\x00\xcc"), 0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x2000 + 0x1234);
+	/* ... not with 16 bytes readable, nor loading through another
+	 * register (r10) */
+	CHECK(mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x4d\x8b\x5b\x08\xe9\x00\x01\x00\x00"),
+				 0x1000, &t));
+	CHECK(mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x4d\x8b\x5a\x08\xe9\x00\x01\x00\x00"
+				       "\xcc\xcc\xcc\xcc"), 0x1000, &t));
 	/* ... but not lfence alone, nor a call */
 	CHECK(mv_arch_trampoline(BYTES("\x4c\x8b\x1d\xf9\x0f\x00\x00\x0f\xae\xe8\xcc\xcc\xcc\xcc\xcc\xcc"),
 				 0x1000, &t));
