@@ -97,7 +97,7 @@ $(B)/clang.stamp: FORCE
 FORCE:
 .PHONY: FORCE
 
-$(B)/clang/%.o: clang/%.cpp $(CLANG_HDR) common/descriptor.h common/multiverse-version.h common/json-string.h common/inline-why.h $(B)/clang.stamp
+$(B)/clang/%.o: clang/%.cpp $(CLANG_HDR) common/descriptor.h common/multiverse-version.h common/json-string.h common/inline-why.h common/stub-x86_64.h $(B)/clang.stamp
 	@mkdir -p $(dir $@)
 	$(CLANGXX) $(CXXFLAGS_CL) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
 
@@ -113,7 +113,7 @@ $(B)/multiverse-clang++: common/multiverse-cc.in common/multiverse-version.h
 	@mkdir -p $(B)
 	$(call wrapper,multiverse-clang++,$(notdir $(CLANGXX)),$(abspath $(B))/multiverse-clang.so,$(abspath include),$(abspath $(B)),$@,$(CLANG_MACROS))
 
-$(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) common/descriptor.h common/multiverse-version.h common/json-string.h common/inline-why.h $(B)/gcc.stamp
+$(B)/multiverse.so: $(PLUGIN_SRC) $(PLUGIN_HDR) common/descriptor.h common/multiverse-version.h common/json-string.h common/inline-why.h common/stub-x86_64.h $(B)/gcc.stamp
 	@mkdir -p $(B)
 	$(CXX) $(CXXFLAGS_P) $(CPPFLAGS) $(CXXFLAGS) -shared $(LDFLAGS) -o $@ $(PLUGIN_SRC)
 

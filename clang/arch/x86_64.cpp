@@ -24,6 +24,7 @@
  */
 #include "../arch.h"
 #include "descriptor.h"
+#include "stub-x86_64.h"
 
 #include "llvm/CodeGen/AsmPrinter.h"
 #include "llvm/CodeGen/MachineInstr.h"
@@ -85,9 +86,7 @@ std::string stub(const Module &m, const std::string &object, uint64_t offset, bo
 		return (got ? "\tmovq\t" + object + "@GOTPCREL(%rip), %r11\n\tmovq\t" + d +
 			      "(%r11), %r11\n" :
 			      "\tmovq\t" + object + "+" + d + "(%rip), %r11\n") +
-		       "\t.byte\t0xe9\n\t.long\t1f - . - 4\n"
-		       "1:\tcall\t3f\n2:\tpause\n\tlfence\n\tjmp\t2b\n"
-		       "3:\tmovq\t%r11, (%rsp)\n\tret\n\t.balign 16, 0xcc\n";
+		       MV_X86_RETPOLINE_R11 "\t.balign 16, 0xcc\n";
 	std::string record = "\t.pushsection " MV_SECTION_SITE ",\"aw\",@progbits\n"
 		"\t.balign 8\n\t.quad 1b, " + object + "+" + d + "\n\t.long 0, 0\n\t.popsection\n";
 	/* the large code model calls it through a register */

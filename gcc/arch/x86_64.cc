@@ -35,6 +35,7 @@
 #include "../multiverse.h"
 #include "../arch.h"
 #include "descriptor.h"
+#include "stub-x86_64.h"
 #include "explow.h"     /* force_reg */
 
 #include <map>
@@ -158,9 +159,9 @@ void mv_arch_call_through(rtx_insn *call, rtx *addr, const mv_reg_defs &defs)
 		sf.site = true;
 		start_sequence();
 		rtx reg = force_reg(Pmode, form);      /* PIC: through the GOT base */
-		rtx_insn *load = get_insns();
+		rtx_insn *seq = get_insns();
 		end_sequence();
-		emit_insn_before(load, call);
+		emit_insn_before(seq, call);
 		form = reg;
 	}
 	if (!validate_change(call, addr, form, 0))
@@ -212,9 +213,7 @@ bool mv_arch_write_stub(FILE *out, const std::string &name, tree sw,
 		else if (ix86_indirect_branch == indirect_branch_thunk_extern)
 			fprintf(out, "\tjmp\t__x86_indirect_thunk_r11\n");
 		else
-			fprintf(out, "\t.byte\t0xe9\n\t.long\t1f - . - 4\n"
-				"1:\tcall\t3f\n2:\tpause\n\tlfence\n\tjmp\t2b\n"
-				"3:\tmovq\t%%r11, (%%rsp)\n\tret\n");
+			fputs(MV_X86_RETPOLINE_R11, out);
 	} else if (sf.site) {
 		if (flag_cf_protection & CF_BRANCH)
 			fprintf(out, "\tendbr64\n");
