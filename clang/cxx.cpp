@@ -20,7 +20,12 @@
  *   the inspector name a function the same whichever compiler built it:
  *   "Widget::cost(int) const", "util::pick(long int)", and for an
  *   instance of a template its arguments without parameters:
- *   "scaled<long int>", "Box<int>::get".
+ *   "scaled<long int>", "Box<int>::get"; a lambda's call operator, or a
+ *   member of a local or an unnamed class, in GCC's words for its scopes:
+ *   "main()::<lambda(auto:1)>::operator()<int>", "<unnamed struct>::f(int)".
+ *
+ *   Functions whose IR names only CodeGen knows (nameable()) are found by
+ *   an annotation instead (mv_claim_unnamed).
  */
 #include "multiverse.h"
 
@@ -31,6 +36,9 @@
 #include "clang/AST/GlobalDecl.h"
 #include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
 
 #include <cctype>
 
@@ -202,14 +210,114 @@ void print_argument(const TemplateArgument &a, const PrintingPolicy &pp,
 	}
 }
 
-std::string display_name(const NamedDecl *d)
+/*
+ * A lambda, a member of a local class or of an unnamed class: CodeGen
+ * numbers such symbols ($_0, discriminators) in the order it meets them,
+ * which a plugin cannot know, so their IR names cannot be predicted.  The
+ * consumer marks them with an annotation instead, which CodeGen attaches
+ * to the very IR function it emits (mv_claim_unnamed below).
+ */
+bool nameable(const NamedDecl *d)
+{
+	for (const DeclContext *c = d->getDeclContext(); c; c = c->getParent()) {
+		if (c->isFunctionOrMethod())
+			return false;
+		if (const auto *r = dyn_cast<CXXRecordDecl>(c))
+			if (r->isLambda() || (!r->getIdentifier() && !r->getTypedefNameForAnonDecl()))
+				return false;
+	}
+	return true;
+}
+
+std::string display_name(const NamedDecl *d, bool as_scope = false);
+
+/* A generic lambda's parameters as GCC names them: auto:1, auto:2. */
+std::string number_autos(const std::string &params)
+{
+	std::string out;
+	unsigned n = 0;
+	for (size_t i = 0; i < params.size();) {
+		bool word = params.compare(i, 4, "auto") == 0 &&
+			    (i == 0 || !(isalnum((unsigned char)params[i - 1]) || params[i - 1] == '_')) &&
+			    (i + 4 == params.size() ||
+			     !(isalnum((unsigned char)params[i + 4]) || params[i + 4] == '_' || params[i + 4] == ':'));
+		if (word) {
+			out += "auto:" + std::to_string(++n);
+			i += 4;
+		} else {
+			out += params[i++];
+		}
+	}
+	return out;
+}
+
+/* The scopes of what nameable() refuses, as GCC spells them:
+ * "main()::<lambda(int)>::", "<unnamed struct>::", "run(int)::Local::". */
+std::string scope_prefix(const DeclContext *c, const PrintingPolicy &pp)
+{
+	if (!c || c->isTranslationUnit())
+		return "";
+	if (const auto *f = dyn_cast<FunctionDecl>(c)) {
+		/* GCC: a lambda's class is the scope, not its operator() */
+		if (const auto *l = dyn_cast<CXXRecordDecl>(f->getDeclContext()); l && l->isLambda())
+			return scope_prefix(l, pp);
+		return display_name(f, true) + "::";
+	}
+	std::string outer = scope_prefix(c->getParent(), pp);
+	if (const auto *n = dyn_cast<NamespaceDecl>(c))
+		return outer + (n->isAnonymousNamespace() ? "{anonymous}" : n->getName().str()) + "::";
+	const auto *r = dyn_cast<CXXRecordDecl>(c);
+	if (!r)
+		return outer;           /* extern "C" { }, export { } */
+	if (r->isLambda()) {
+		const CXXMethodDecl *op = r->getLambdaCallOperator();
+		std::string params;
+		for (unsigned i = 0; i < op->getNumParams(); i++)
+			params += (i ? ", " : "") + op->getParamDecl(i)->getType().getAsString(pp);
+		return outer + "<lambda(" + number_autos(gcc_spelling(params)) + ")>::";
+	}
+	if (const TypedefNameDecl *t = r->getIdentifier() ? nullptr : r->getTypedefNameForAnonDecl())
+		return outer + t->getName().str() + "::";
+	if (!r->getIdentifier())
+		return outer + "<unnamed " + r->getKindName().str() + ">::";
+	std::string name;
+	llvm::raw_string_ostream os(name);
+	r->printName(os, pp);
+	if (const auto *s = dyn_cast<ClassTemplateSpecializationDecl>(r)) {
+		os << '<';
+		bool first = true;
+		for (const TemplateArgument &a : s->getTemplateArgs().asArray())
+			print_argument(a, pp, os, first);
+		os << '>';
+	}
+	return outer + gcc_spelling(name) + "::";
+}
+
+/* Whether Clang prints d's scopes as GCC does: not an unnamed class's,
+ * even one a typedef names. */
+bool plain_scopes(const NamedDecl *d)
+{
+	for (const DeclContext *c = d->getDeclContext(); c; c = c->getParent())
+		if (const auto *r = dyn_cast<CXXRecordDecl>(c); r && !r->getIdentifier())
+			return false;
+	return nameable(d);
+}
+
+/* A function as a scope (AS_SCOPE) always has its parameters:
+ * "thrice<int>(int)::<lambda(int)>::operator()". */
+std::string display_name(const NamedDecl *d, bool as_scope)
 {
 	const ASTContext &ctx = d->getASTContext();
 	PrintingPolicy pp = policy(ctx);
 	std::string name;
 	llvm::raw_string_ostream os(name);
-	d->printQualifiedName(os, pp);
 	const auto *f = dyn_cast<FunctionDecl>(d);
+	if (plain_scopes(d)) {
+		d->printQualifiedName(os, pp);
+	} else {
+		os << scope_prefix(d->getDeclContext(), pp);
+		d->printName(os, pp);
+	}
 	if (f && f->getTemplateSpecializationArgs()) {
 		os << '<';
 		bool first = true;
@@ -217,8 +325,10 @@ std::string display_name(const NamedDecl *d)
 			print_argument(a, pp, os, first);
 		os << '>';
 	}
-	/* an instance of a template: no parameters, as GCC */
-	if (f && !f->getTemplateInstantiationPattern(false) && !f->getTemplateSpecializationArgs()) {
+	/* an instance of a template, or a lambda: no parameters, as GCC */
+	const auto *r = f ? dyn_cast<CXXRecordDecl>(f->getDeclContext()) : nullptr;
+	if (f && (as_scope || (!f->getTemplateInstantiationPattern(false) &&
+			       !f->getTemplateSpecializationArgs() && !(r && r->isLambda())))) {
 		os << '(';
 		for (unsigned i = 0; i < f->getNumParams(); i++)
 			os << (i ? ", " : "") << f->getParamDecl(i)->getType().getAsString(pp);
@@ -238,10 +348,32 @@ std::string display_name(const NamedDecl *d)
 	return gcc_spelling(name);
 }
 
+/* What nameable() refuses, by the number in its annotation. */
+struct Unnamed {
+	mv_decl attr;
+	std::string shown;
+};
+std::vector<Unnamed> unnamed;
+std::map<const Decl *, std::string> tag_of;     /* by canonical declaration */
+const char annotation_mark[] = "multiverse.unnamed";
+const char annotation_prefix[] = "multiverse.unnamed.";
+
 void declare(const NamedDecl *d, const mv_decl &attr)
 {
-	MangleContext &mc = mangle_context(d->getASTContext());
 	std::string shown = display_name(d);
+	if (!nameable(d)) {
+		/* only functions: a global variable has a name */
+		auto *f = const_cast<FunctionDecl *>(cast<FunctionDecl>(d));
+		std::string tag = annotation_prefix + std::to_string(unnamed.size());
+		unnamed.push_back({ attr, shown });
+		tag_of[f->getCanonicalDecl()] = tag;
+		display[tag] = shown;
+		mv_function_decls.insert(d);
+		for (FunctionDecl *r : f->redecls())
+			r->addAttr(AnnotateAttr::CreateImplicit(f->getASTContext(), tag, nullptr, 0));
+		return;
+	}
+	MangleContext &mc = mangle_context(d->getASTContext());
 	for (GlobalDecl gd : symbols(d)) {
 		std::string ir = mv_ir_name_of(mc, gd);
 		mv_record_decl(d, ir, attr);
@@ -270,6 +402,19 @@ struct Instances : RecursiveASTVisitor<Instances> {
 		return true;
 	}
 
+	/* A lambda's call operator, or a generic lambda's instances: not
+	 * declarations in the traversed scopes. */
+	bool VisitLambdaExpr(LambdaExpr *l)
+	{
+		CXXMethodDecl *op = l->getCallOperator();
+		if (FunctionTemplateDecl *t = op->getDescribedFunctionTemplate())
+			for (FunctionDecl *s : t->specializations())
+				VisitFunctionDecl(s);
+		else
+			VisitFunctionDecl(op);
+		return true;
+	}
+
 	bool VisitVarDecl(VarDecl *v)
 	{
 		if (v->isTemplated() || v->isInvalidDecl() || v != v->getCanonicalDecl() ||
@@ -281,37 +426,10 @@ struct Instances : RecursiveASTVisitor<Instances> {
 	}
 };
 
-/*
- * A lambda, a member of a local class or of an unnamed class: CodeGen
- * numbers such symbols ($_0, discriminators) in the order it meets them,
- * which a plugin cannot know, so it could multiverse another function
- * than the one with the attribute.  Refused.
- */
-bool nameable(const NamedDecl *d)
-{
-	for (const DeclContext *c = d->getDeclContext(); c; c = c->getParent()) {
-		if (c->isFunctionOrMethod())
-			return false;
-		if (const auto *r = dyn_cast<CXXRecordDecl>(c))
-			if (r->isLambda() || (!r->getIdentifier() && !r->getTypedefNameForAnonDecl()))
-				return false;
-	}
-	return true;
-}
-
 struct Consumer : ASTConsumer {
 	void HandleTranslationUnit(ASTContext &ctx) override
 	{
-		DiagnosticsEngine &diags = ctx.getDiagnostics();
-		for (const Pending &p : pending)
-			if (!nameable(p.decl))
-				diags.Report(p.decl->getLocation(), diags.getCustomDiagID(
-					DiagnosticsEngine::Error, "multiverse: '%0' is in a lambda, "
-					"a local class or an unnamed class; the Clang plugin "
-					"multiverses functions and switches at namespace or named "
-					"class scope only, since it cannot name such a symbol "
-					"(GCC's plugin can)")) << display_name(p.decl);
-		if (diags.hasErrorOccurred())
+		if (ctx.getDiagnostics().hasErrorOccurred())
 			return;
 		Instances instances;
 		for (const Pending &p : pending) {
@@ -339,6 +457,9 @@ std::string mv_ir_name(const NamedDecl *d)
 {
 	if (!d->getASTContext().getLangOpts().CPlusPlus)
 		return mv_c_ir_name(d);
+	/* until mv_claim_unnamed knows the real one */
+	if (auto t = tag_of.find(d->getCanonicalDecl()); t != tag_of.end())
+		return t->second;
 	return mv_ir_name_of(mangle_context(d->getASTContext()), symbols(d)[0]);
 }
 
@@ -347,6 +468,12 @@ void mv_cxx_defer(const NamedDecl *d, const mv_decl &attr)
 	/* the last word on a declaration, as in C: an ("inline", N) of an
 	 * earlier one stays (mv_record_decl) */
 	pending.push_back({ d, attr });
+	/* CodeGen lists a function's annotations if it had one when it was
+	 * first referenced, which may be before the unit is complete; the
+	 * consumer adds the one that says which declaration it is */
+	if (const auto *f = dyn_cast<FunctionDecl>(d); f && !nameable(f))
+		const_cast<FunctionDecl *>(f)->addAttr(AnnotateAttr::CreateImplicit(
+			f->getASTContext(), annotation_mark, nullptr, 0));
 }
 
 std::string mv_display_name(llvm::StringRef ir)
@@ -365,4 +492,69 @@ std::string mv_source_name(const NamedDecl *d)
 	if (!d->getASTContext().getLangOpts().CPlusPlus)
 		return d->getName().str();
 	return display_name(d);
+}
+
+/*
+ * CodeGen lists each IR function it emitted for a declaration with an
+ * annotation in llvm.global.annotations: { function, string, file, line,
+ * arguments }.  The entries declare() added name the functions nameable()
+ * refuses; they are recorded by the name the function has here, and
+ * taken out of the list, which would otherwise keep an unused function
+ * alive.  The user's own annotations stay.
+ */
+void mv_claim_unnamed(llvm::Module &m)
+{
+	llvm::GlobalVariable *list = m.getNamedGlobal("llvm.global.annotations");
+	auto *entries = list && list->hasInitializer() ?
+		dyn_cast<llvm::ConstantArray>(list->getInitializer()) : nullptr;
+	if (!entries)
+		return;
+	std::vector<llvm::Constant *> kept;
+	std::set<llvm::Constant *> dropped;
+	for (llvm::Use &u : entries->operands()) {
+		auto *e = cast<llvm::Constant>(u.get());
+		auto *fn = dyn_cast<llvm::Function>(e->getOperand(0)->stripPointerCasts());
+		auto *str = dyn_cast<llvm::GlobalVariable>(e->getOperand(1)->stripPointerCasts());
+		auto *text = str && str->hasInitializer() ?
+			dyn_cast<llvm::ConstantDataSequential>(str->getInitializer()) : nullptr;
+		llvm::StringRef tag = text && text->isCString() ? text->getAsCString() : "";
+		unsigned long k;
+		bool mark = fn && tag == annotation_mark;
+		if (!mark && (!fn || !tag.consume_front(annotation_prefix) ||
+			      tag.getAsInteger(10, k) || k >= unnamed.size())) {
+			kept.push_back(e);
+			continue;
+		}
+		if (!mark) {
+			std::string ir = fn->getName().str();
+			mv_declared[ir] = unnamed[k].attr;
+			display[ir] = unnamed[k].shown;
+			auto r = mv_report.find(annotation_prefix + std::to_string(k));
+			if (r != mv_report.end())
+				mv_report[ir] = r->second;
+		}
+		for (unsigned i = 1; i < e->getNumOperands(); i++)
+			dropped.insert(cast<llvm::Constant>(e->getOperand(i)->stripPointerCasts()));
+	}
+	if (kept.size() == entries->getNumOperands())
+		return;
+	for (size_t k = 0; k < unnamed.size(); k++)
+		mv_report.erase(annotation_prefix + std::to_string(k));
+	if (!kept.empty()) {
+		auto *type = llvm::ArrayType::get(entries->getType()->getElementType(), kept.size());
+		auto *now = new llvm::GlobalVariable(m, type, false, list->getLinkage(),
+						     llvm::ConstantArray::get(type, kept));
+		now->setSection(list->getSection());
+		now->takeName(list);
+	}
+	list->eraseFromParent();
+	for (llvm::Function &f : m)
+		f.removeDeadConstantUsers();
+	/* the strings only those entries used */
+	for (llvm::Constant *c : dropped)
+		if (auto *g = dyn_cast<llvm::GlobalVariable>(c)) {
+			g->removeDeadConstantUsers();
+			if (g->use_empty() && g->getSection() == "llvm.metadata")
+				g->eraseFromParent();
+		}
 }

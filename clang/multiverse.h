@@ -77,6 +77,10 @@ void mv_record_decl(const clang::NamedDecl *d, const std::string &ir_name, mv_de
 void mv_cxx_defer(const clang::NamedDecl *d, const mv_decl &decl);
 std::unique_ptr<clang::ASTConsumer> mv_make_cxx_recorder(void);
 std::string mv_display_name(llvm::StringRef ir_name);
+/* Records the multiversed functions whose IR names C++ leaves to CodeGen
+ * (a lambda, a member of a local or an unnamed class), found by the
+ * annotations cxx.cpp gave them; first in the IR passes. */
+void mv_claim_unnamed(llvm::Module &m);
 std::string mv_source_name(const clang::NamedDecl *d);
 
 /* Members with the attribute (attribute.cpp), and the member switches of

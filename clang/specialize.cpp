@@ -462,6 +462,15 @@ GlobalVariable *mv_object_of(Value *p, const DataLayout &dl, uint64_t *offset)
 
 PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 {
+	mv_claim_unnamed(m);
+	/* A function the unit defines but does not emit (an inline one it
+	 * never calls) is not compiled: the report says nothing of it, as
+	 * GCC's does not. */
+	for (auto &[name, r] : mv_report) {
+		GlobalValue *gv = m.getNamedValue(name);
+		if (r.defined && (!gv || (isa<Function>(gv) && gv->isDeclaration())))
+			r.defined = false;
+	}
 	read_declared(m);
 	if (switches.empty() && functions.empty())
 		return PreservedAnalyses::all();
