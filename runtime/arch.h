@@ -7,7 +7,8 @@
  * thread's stack or memory operands.
  *
  * runtime/arch/<arch>.h gives the sizes (MV_ARCH_SITE_MIN/MAX,
- * MV_ARCH_ENTRY_LEN, MV_ARCH_PAD_LEN, MV_ARCH_TRAMP_MAX), the breakpoint
+ * MV_ARCH_ENTRY_LEN, MV_ARCH_PAD_LEN, MV_ARCH_TRAMP_MAX, MV_ARCH_GATE_LEN
+ * and MV_ARCH_GATE_REACH), the breakpoint
  * (MV_ARCH_BREAKPOINT, _LEN, MV_ARCH_TRAP_PC_AFTER), the ELF machine
  * (MV_ARCH_MACHINE) and struct mv_cpu.
  */
@@ -107,6 +108,12 @@ void mv_arch_finish_copy(uint8_t *buf, size_t len, size_t region_len,
  * bytes at addr to target.  Returns 0, or -1 if it cannot reach target. */
 int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
 		   uintptr_t target);
+
+/* Encodes into buf (MV_ARCH_GATE_LEN bytes) a far-call gate: code that
+ * jumps to target from anywhere, leaving the registers a call preserves
+ * and the return address as they are.  Sites beyond a direct branch's
+ * reach of target branch to a gate near them (platform.h, mv_gate). */
+void mv_arch_gate(uint8_t *buf, uintptr_t target);
 
 /* Classifies the body starting at code; reads no further than the pattern
  * it matches, so code may end right after a return. */

@@ -91,7 +91,8 @@ static const struct mv_desc_variant *plain_code(void *target, const uint8_t **pr
  * within reach, or hold a copy of its code where they are padded and it
  * is a plain multiversed function that may be copied.  NULL restores the
  * indirect calls.  A site beyond a direct call's reach of the target
- * keeps its indirect call (report_unbound()). */
+ * branches to a far-call gate near it (platform.h, mv_gate), or where no
+ * gate can be placed keeps its indirect call (report_unbound()). */
 int mv_apply_fnptr(struct mv_var *v, void *target)
 {
 	int changed = target != v->active, err;
@@ -109,7 +110,7 @@ int mv_apply_fnptr(struct mv_var *v, void *target)
 
 /* After a batch is written: the sites of bound function-pointer switches
  * that still hold their indirect call, since their target lies beyond a
- * direct call's reach.  They follow writes to the switch, which is not
+ * direct call's reach and no far-call gate could be placed near them.  They follow writes to the switch, which is not
  * what "bound" promises: reported once for each switch, target and
  * number of such sites, also when a module loaded later adds some. */
 static void report_unbound(void)
@@ -123,8 +124,9 @@ static void report_unbound(void)
 		for (size_t k = v->site0; v->active && k < v->site0 + v->n_sites; k++)
 			n += mv_site_state(&mv.sites[k]) == MV_AREA_ORIG;
 		if (n && (n != v->unbound || v->active != v->unbound_target))
-			mv_report("switch %s: %u call site(s) cannot reach %" MV_PRIaddr " directly; they "
-				  "stay indirect and follow writes to the switch until the next commit",
+			mv_report("switch %s: %u call site(s) cannot reach %" MV_PRIaddr " directly, nor "
+				  "through a gate near them; they stay indirect and follow writes to the "
+				  "switch until the next commit",
 				  v->name, n, v->active);
 		v->unbound = n;
 		v->unbound_target = v->active;

@@ -110,6 +110,7 @@ struct mv_site {
 	uintptr_t callee_code;    /* where the callee's code starts, if a function */
 	uint8_t pad;              /* bytes of NOPs before the call (checked) */
 	uint8_t via_region;       /* region was written last: its cur says what runs */
+	uint8_t via_switch;       /* a call through a function-pointer switch */
 	struct mv_area *region;   /* a padded site's region (region.c), or NULL */
 };
 

@@ -9,8 +9,8 @@
  *
  * A platform gives the core its C environment (env.h, found on the
  * include path), a lock, a way to print, memory reads that may fail, the
- * bounds of a module, and the protocol that writes a batch of patch
- * areas (the mv_poke_* calls).
+ * bounds of a module, far-call gates, and the protocol that writes a
+ * batch of patch areas (the mv_poke_* calls).
  */
 #ifndef MV_PLATFORM_H
 #define MV_PLATFORM_H
@@ -42,6 +42,12 @@ int mv_mem_read(void *dst, const void *src, size_t len);
 /* Relearns which memory is mapped, for mv_mem_read(); call it whenever
  * modules may have been loaded or unloaded. */
 void mv_mem_refresh(void);
+
+/* A far-call gate (mv_arch_gate) to target, within MV_ARCH_GATE_REACH of
+ * near: one already there, or a new one, complete before this returns;
+ * NULL if the platform has none or no room near.  A gate never changes
+ * and is never freed, since a thread may be inside it at any time. */
+const void *mv_gate(uintptr_t near, const void *target);
 
 /*
  * Writing patch areas: every area one API call changes is queued, then

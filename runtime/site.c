@@ -119,6 +119,7 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 		mv_report("site %" MV_PRIaddr " calling %s is not readable; left alone", (void *)addr, name);
 		return;
 	}
+	s->via_switch = via_switch;
 	if (f)
 		s->callee_code = mv_fn_code(f->desc);
 	if (!mv_arch_decode(mv_orig(a), a->len, (uintptr_t)addr, &s->insn)) {
@@ -144,14 +145,17 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 /*
  * The bytes of site s's call that make it reach body: inlined if inl
  * describes a body that fits in one instruction, else a direct branch,
- * each where the platform can write it.  Without a body, or out of rel32
- * reach, the original instruction, which still reaches the right code.
+ * each where the platform can write it; a switch's site, through a
+ * far-call gate if the body is out of a direct branch's reach.  Without a
+ * body, or out of reach without a gate, the original instruction, which
+ * still reaches the right code.
  * Returns the state they put the area in.
  */
 int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl,
 		  uint8_t *buf)
 {
 	uintptr_t at = (uintptr_t)s->area.addr;
+	const void *gate;
 
 	if (body && s->plt_slot && !plt_resolved(s))
 		body = 0;
@@ -159,6 +163,16 @@ int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl
 	    mv_poke_writable(buf, s->area.len))
 		return MV_AREA_INLINED;
 	if (body && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)body) &&
+	    mv_poke_writable(buf, s->area.len))
+		return MV_AREA_BRANCH;
+	/* A switch's target beyond a direct branch's reach (libc from a
+	 * PIE): through a gate, an indirect jump, which lands where the
+	 * site's own indirect call did (a landing pad, if the target needs
+	 * one).  A function's site keeps the call that reaches the
+	 * generic, whose entry jumps to the body: a variant has no landing
+	 * pad for an indirect jump. */
+	gate = body && s->via_switch ? mv_gate(at, body) : 0;
+	if (gate && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)gate) &&
 	    mv_poke_writable(buf, s->area.len))
 		return MV_AREA_BRANCH;
 	memcpy(buf, mv_orig(&s->area), s->area.len);

@@ -38,6 +38,8 @@ enum {
 	MOV_W0_WZR = 0x2a1f03e0,     /* orr w0, wzr, wzr */
 	MOV_X0_XZR = 0xaa1f03e0,
 	X16 = 16, X17 = 17,
+	LDR_X16_LITERAL_8 = 0x58000050,  /* ldr x16, .+8 */
+	BR_X16 = 0xd61f0200,
 };
 
 const uint8_t mv_arch_entry_nop[MV_ARCH_ENTRY_LEN] = { 0x1f, 0x20, 0x03, 0xd5 };
@@ -111,6 +113,16 @@ int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
 		return -1;
 	put(buf, i);
 	return 0;
+}
+
+/* ldr x16, .+8; br x16; the target's address.  x16 (IP0) is what the
+ * procedure call standard lets veneers clobber, and br x16 may land on
+ * the target's bti c. */
+void mv_arch_gate(uint8_t *buf, uintptr_t target)
+{
+	put(buf, LDR_X16_LITERAL_8);
+	put(buf + 4, BR_X16);
+	memcpy(buf + 8, &target, 8);
 }
 
 /* The value a movz/movn of x0 or w0, or a mov from the zero register,
@@ -316,7 +328,7 @@ int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
 		return -1;
 	if (w[0] == BTI_C || w[0] == BTI_JC)
 		k = 1;
-	if (k + 1 < n && w[k] == 0x58000050 && is_br(w[k + 1], X16) && k + 3 < n) {
+	if (k + 1 < n && w[k] == LDR_X16_LITERAL_8 && is_br(w[k + 1], X16) && k + 3 < n) {
 		/* ldr x16, .+8; br x16; .xword T */
 		t->kind = MV_TRAMP_JUMP;
 		t->target = (uintptr_t)w[k + 2] | (uintptr_t)w[k + 3] << 32;

@@ -10,6 +10,10 @@
 #define MV_ARCH_ENTRY_LEN   4   /* nop, or b to the variant */
 #define MV_ARCH_PAD_LEN     4   /* bti c or a nop, when the entry follows one */
 #define MV_ARCH_TRAMP_MAX   24  /* longest trampoline we decode */
+#define MV_ARCH_GATE_LEN    16  /* a far-call gate */
+/* How far a site may be from a gate it branches to: bl's 128 MiB, less a
+ * margin for the gate's place in its page (64 KiB pages too). */
+#define MV_ARCH_GATE_REACH  0x07f00000u
 
 /* brk #0x4d56 ("MV"), little-endian: replaces a whole area, and reports
  * its own address.  Immediates others use (0: debuggers, 5: uprobes,

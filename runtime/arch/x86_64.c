@@ -218,6 +218,16 @@ int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
 	return 0;
 }
 
+/* jmp *2(%rip) over two int3s to the target's address: the return
+ * address a call pushed stays for the target. */
+void mv_arch_gate(uint8_t *buf, uintptr_t target)
+{
+	static const uint8_t jmp_slot[8] = { 0xff, 0x25, 0x02, 0, 0, 0, 0xcc, 0xcc };
+
+	memcpy(buf, jmp_slot, sizeof jmp_slot);
+	memcpy(buf + 8, &target, 8);
+}
+
 void mv_arch_classify(const uint8_t *code, struct mv_body *body)
 {
 	const uint8_t *p = code;

@@ -10,6 +10,10 @@
 #define MV_ARCH_ENTRY_LEN   5   /* the patch area at a generic's entry */
 #define MV_ARCH_PAD_LEN     4   /* endbr64 or a NOP, when the entry follows one */
 #define MV_ARCH_TRAMP_MAX   20  /* longest trampoline prefix we read */
+#define MV_ARCH_GATE_LEN    16  /* a far-call gate */
+/* How far a site may be from a gate it branches to: rel32's 2 GiB, less a
+ * margin for the gate's place in its page and the site's length. */
+#define MV_ARCH_GATE_REACH  0x7ff00000u
 
 /* int3: one byte, so it can be written over the first byte of any area
  * while the rest of it changes.  The trap reports the address after it. */

@@ -1,46 +1,129 @@
 /* SPDX-License-Identifier: MIT */
-/* A function-pointer switch bound to a function of another module (the C
- * library's abs()), which may lie beyond a direct call's reach of the
- * site (x86-64: 2 GiB; AArch64: 128 MiB): commit binds the call, or
- * says that it cannot and the call stays indirect.  Never silently
- * unbound. */
+/* A function-pointer switch bound to functions of another module (the C
+ * library's abs() and toupper()), which in a PIE lie beyond a direct
+ * call's reach of the sites (x86-64: 2 GiB; AArch64: 128 MiB): the sites
+ * branch to far-call gates near them, so calls and tail calls stay bound
+ * after writes, with nothing reported.  A gate lies on a page of its
+ * own, executable and never writable. */
 #include "check.h"
+#include <ctype.h>
+#include <stdint.h>
 #include <unistd.h>
 
 static int mine(int x) { return x + 1000; }
 
 __attribute__((multiverse)) int (*hook)(int) = abs;
 
-__attribute__((noinline)) int use(int x) { return hook(x); }
+__attribute__((noinline)) int use(int x) { return hook(x) + 1; }
+__attribute__((noinline)) int tail(int x) { return hook(x); }
 
-int main(void)
+/* Where the direct branch at site goes. */
+static uintptr_t branch_target(const uint8_t *site)
+{
+#if defined(__x86_64__)
+	int32_t rel;
+
+	if (*site == 0x2e)              /* the cs prefix of a 6-byte site */
+		site++;
+	if (*site != 0xe8 && *site != 0xe9)
+		return 0;
+	memcpy(&rel, site + 1, 4);
+	return (uintptr_t)site + 5 + rel;
+#elif defined(__aarch64__)
+	uint32_t i;
+
+	memcpy(&i, site, 4);
+	if ((i & 0x7c000000) != 0x14000000)     /* b, bl */
+		return 0;
+	return (uintptr_t)site + (uintptr_t)((int64_t)((uint64_t)i << 38) >> 36);
+#endif
+}
+
+/* The permissions of the mapping that holds addr, and whether it is a
+ * file's. */
+static int mapping_of(uintptr_t addr, char perms[5], int *named)
+{
+	char line[512];
+	FILE *maps = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	while (maps && !found && fgets(line, sizeof line, maps)) {
+		unsigned long lo, hi;
+		char path[256] = "";
+
+		if (sscanf(line, "%lx-%lx %4s %*s %*s %*s %255s", &lo, &hi, perms, path) >= 3 &&
+		    addr >= lo && addr < hi) {
+			found = 1;
+			*named = path[0] == '/';
+		}
+	}
+	if (maps)
+		fclose(maps);
+	return found;
+}
+
+/* Commits, and returns what the runtime said on stderr meanwhile. */
+static void commit_catching(char *said, size_t size)
 {
 	int pipefd[2], saved = dup(2);
-	char said[4096] = "";
 
-	CHECK_EQ(use(-5), 5);
-	/* the runtime reports on stderr: catch it */
 	CHECK(pipe(pipefd) == 0 && dup2(pipefd[1], 2) == 2);
 	CHECK_EQ(multiverse_commit(), 1);
 	fflush(stderr);
 	dup2(saved, 2);
+	close(saved);
 	close(pipefd[1]);
-	ssize_t n = read(pipefd[0], said, sizeof said - 1);
+	ssize_t n = read(pipefd[0], said, size - 1);
 	said[n > 0 ? n : 0] = 0;
+	close(pipefd[0]);
+}
 
+int main(void)
+{
+	char said[4096];
+
+	CHECK_EQ(use(-5), 6);
+	commit_catching(said, sizeof said);
+	CHECK(!strstr(said, "cannot reach"));
+	hook = mine;                                  /* bound: no effect yet */
+	CHECK_EQ(use(-5), 6);
+	CHECK_EQ(tail(-5), 5);
+
+	/* the site's branch goes to a gate, or straight to abs() where a
+	 * non-PIE build puts it within reach */
+	const struct mv_info_site *s = multiverse_info_site(&hook, 0);
+	CHECK(s && s->holds == MULTIVERSE_SITE_CALL);
+	uintptr_t to = s ? branch_target(s->addr) : 0;
+	char perms[5] = "";
+	int named = 1;
+	CHECK(to);
+	if (to && to != (uintptr_t)abs) {
+		CHECK(mapping_of(to, perms, &named));
+		CHECK(!strcmp(perms, "r-xp") && !named);
+	}
+	printf("fnptr_far: %s\n", to == (uintptr_t)abs ? "direct" : "through a gate");
+
+	/* another far target gets a gate of its own */
+	hook = toupper;
+	commit_catching(said, sizeof said);
+	CHECK(!strstr(said, "cannot reach"));
 	hook = mine;
-	int bound = use(-5) == 5;
-	if (!bound)
-		CHECK(strstr(said, "switch hook: ") && strstr(said, " call site(s) cannot reach") &&
-		      strstr(said, "stay indirect and follow writes to the switch"));
-	else
-		CHECK(!strstr(said, "cannot reach"));
-	printf("fnptr_far: %s\n", bound ? "bound" : "out of reach, reported");
-	/* revert, and a near target binds */
+	CHECK_EQ(use('a'), 'A' + 1);
+	CHECK_EQ(tail('b'), 'B');
+
+	/* and the first target its first gate again */
+	hook = abs;
+	commit_catching(said, sizeof said);
+	hook = mine;
+	CHECK_EQ(use(-7), 8);
+	uintptr_t again = s ? branch_target(s->addr) : 0;
+	CHECK_EQ(again, to);
+
+	/* revert: the calls follow the pointer; a near target binds */
 	CHECK_EQ(multiverse_revert(), 1);
-	CHECK_EQ(use(-5), 995);
+	CHECK_EQ(use(-5), 996);
 	CHECK_EQ(multiverse_commit(), 1);
 	hook = abs;
-	CHECK_EQ(use(-5), 995);
+	CHECK_EQ(use(-5), 996);
 	CHECK_DONE();
 }

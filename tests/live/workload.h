@@ -8,7 +8,8 @@
  *            through a pointer to the generic (its entry jmp), call site
  *            in the worker loop
  *   op       function-pointer switch: call and tail call through memory,
- *            which commit turns into direct calls
+ *            which commit turns into direct calls (to abs() through a
+ *            far-call gate)
  *   konst    a 32-bit constant (K_0 or K_1): each site holds a mov imm32
  *            on x86-64, a movz or movn on AArch64
  *   ksmall   64-bit constant 0 or -1: a mov $0,%eax against a CS-prefixed
@@ -63,10 +64,12 @@ __attribute__((multiverse("inline", 24))) long mix(long x);
 __attribute__((multiverse)) long mix(long x) { return kmode ? x * 9 + mix_base : (x ^ mix_base) - 3; }
 
 /* The targets of op; calc is one too, so a committed op site calls a
- * multiversed generic whose entry is patched as well. */
+ * multiversed generic whose entry is patched as well, and the C library's
+ * abs(), which in a PIE lies beyond a direct call's reach, so a committed
+ * site branches to a far-call gate. */
 __attribute__((noipa)) int op_add(int x) { return x + 1000; }
 __attribute__((noipa)) int op_xor(int x) { return x ^ 0x5a5a; }
-static int (*const op_targets[])(int) = { op_add, op_xor, calc };
+static int (*const op_targets[])(int) = { op_add, op_xor, calc, abs };
 
 /* Each wrapper holds one site of its kind.  noipa keeps every wrapper a
  * separate function that is neither inlined nor merged with another, and
@@ -132,7 +135,7 @@ static inline int straddles(void *fn, unsigned at)
 static inline int calc_ok(int x, int r) { return r == CALC_1(x) || r == CALC_0(x); }
 static inline int op_ok(int x, int r)
 {
-	return r == x + 1000 || r == (x ^ 0x5a5a) || calc_ok(x, r);
+	return r == x + 1000 || r == (x ^ 0x5a5a) || calc_ok(x, r) || r == abs(x);
 }
 static inline int konst_ok(int r) { return r == K_1 || r == K_0; }
 static inline int mix_ok(long x, long r) { return r == MIX_1(x) || r == MIX_0(x); }
@@ -258,7 +261,7 @@ static inline void workload_flip(unsigned *s)
 	case 0: __atomic_store_n(&sel, !sel, __ATOMIC_RELAXED); break;
 	case 1: __atomic_store_n(&kmode, !kmode, __ATOMIC_RELAXED); break;
 	case 2: __atomic_store_n(&hook_on, !hook_on, __ATOMIC_RELAXED); break;
-	case 3: __atomic_store_n(&op, op_targets[(r >> 8) % 3], __ATOMIC_RELAXED); break;
+	case 3: __atomic_store_n(&op, op_targets[(r >> 8) % (sizeof op_targets / sizeof *op_targets)], __ATOMIC_RELAXED); break;
 	}
 }
 
@@ -344,7 +347,8 @@ static inline void workload_expect(int c_sel, int c_kmode, int c_hook, int (*c_o
 
 	for (int x = 0; x < 3; x++) {
 		int want = c_sel ? CALC_1(x) : CALC_0(x);
-		int want_op = c_op == calc ? want : c_op == op_add ? x + 1000 : x ^ 0x5a5a;
+		int want_op = c_op == calc ? want : c_op == op_add ? x + 1000 :
+			      c_op == abs ? abs(x) : x ^ 0x5a5a;
 
 		LIVE_CHECK_EQ(call_calc(x) - 1, want);
 		LIVE_CHECK_EQ(tail_calc(x), want);

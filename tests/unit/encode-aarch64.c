@@ -226,8 +226,24 @@ static void test_trampoline(void)
 	CHECK(mv_arch_trampoline(CODE(0x90000090, 0xf9400e11), 0x400000, &t));
 }
 
+/* A far-call gate: the words, read back as the veneer it is. */
+static void test_gate(void)
+{
+	uint8_t b[MV_ARCH_GATE_LEN];
+	struct mv_tramp t;
+	uintptr_t target = 0x123456789abcull, slot;
+
+	mv_arch_gate(b, target);
+	CHECK(word(b) == 0x58000050 && word(b + 4) == 0xd61f0200);      /* ldr x16, .+8; br x16 */
+	memcpy(&slot, b + 8, 8);
+	CHECK(slot == target);
+	CHECK(!mv_arch_trampoline(b, sizeof b, 0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_JUMP && t.target == target);
+}
+
 int main(void)
 {
+	test_gate();
 	test_decode();
 	test_branch();
 	test_classify();

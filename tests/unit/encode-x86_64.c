@@ -370,8 +370,38 @@ static void test_trampoline(void)
 	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x1000 + 11 + 0x23ff41);
 }
 
+static int forty_two(void)
+{
+	return 42;
+}
+
+/* A far-call gate: the bytes, read back as the trampoline it is, and run
+ * from a page of its own. */
+static void test_gate(void)
+{
+	uint8_t b[MV_ARCH_GATE_LEN];
+	struct mv_tramp t;
+	uintptr_t target = 0x123456789abcull, slot;
+
+	mv_arch_gate(b, target);
+	CHECK(same(b, 16, "ff 25 02 00 00 00 cc cc bc 9a 78 56 34 12 00 00"));
+	CHECK(!mv_arch_trampoline(b, sizeof b, 0x1000, &t));
+	CHECK(t.kind == MV_TRAMP_SLOT && t.slot == 0x1008);
+	memcpy(&slot, b + (t.slot - 0x1000), 8);
+	CHECK(slot == target);
+
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *m = mmap(0, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(m != MAP_FAILED);
+	mv_arch_gate(m + 16, (uintptr_t)forty_two);
+	CHECK(!mprotect(m, pg, PROT_READ | PROT_EXEC));
+	CHECK(((int (*)(void))(m + 16))() == 42);
+	munmap(m, pg);
+}
+
 int main(void)
 {
+	test_gate();
 	test_trampoline();
 	test_decode();
 	test_branch();

@@ -80,6 +80,20 @@ void mv_text_done(void)
 	mem_fd = -1;
 }
 
+/* Writes code that no thread runs yet (gate.c), opening the file for this
+ * write alone unless a batch has it open. */
+int mv_text_write_new(void *dst, const void *src, size_t len)
+{
+	int opened = !(mem_fd >= 0 && mem_pid == getpid());
+	int err = mv_text_ready();
+
+	if (!err)
+		err = mv_text_write(dst, src, len);
+	if (opened)
+		mv_text_done();
+	return err;
+}
+
 int mv_text_write(void *dst, const void *src, size_t len)
 {
 	ssize_t n;
