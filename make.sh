@@ -69,12 +69,15 @@ case " $* " in *" test "*|*" musl "*|*" musl-libc "*)
 	[ -f /usr/lib/$(uname -m)-linux-musl/musl-gcc.specs ] || missing="$missing musl-tools" ;;
 esac
 # The AArch64 suite, which `make test` runs on x86-64: the cross compilers
-# and its plugin headers, and what tests/qemu/setup.sh needs to boot an
-# arm64 kernel (it downloads the kernel and busybox as arm64 packages).
+# and its plugin headers, what tests/qemu/setup.sh needs to boot an arm64
+# kernel (it downloads the kernel and busybox as arm64 packages), and
+# gdb-multiarch, which places gdb's breakpoints in AArch64 programs
+# (tests/torture/debug-static.py).
 case " $* " in *" test "*|*aarch64*) cross=1 ;; *) cross= ;; esac
 if [ -n "$cross" ] && [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; then
 	for p in gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu \
-		 gcc-12-plugin-dev-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio; do
+		 gcc-12-plugin-dev-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio \
+		 gdb-multiarch; do
 		[ "$(dpkg-query -W -f='${db:Status-Status}' $p 2>/dev/null)" = installed ] ||
 			missing="$missing $p"
 	done
