@@ -36,10 +36,13 @@
 #include "clang/AST/GlobalDecl.h"
 #include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 
+#include <algorithm>
 #include <cctype>
 
 using namespace clang;
@@ -231,8 +234,48 @@ bool nameable(const NamedDecl *d)
 
 std::string display_name(const NamedDecl *d, bool as_scope = false);
 
-/* A generic lambda's parameters as GCC names them: auto:1, auto:2. */
-std::string number_autos(const std::string &params)
+/* GCC names the template parameters that `auto` parameters invent
+ * auto:1, auto:2, ... counting through the unit; their numbers here, by
+ * their places in the unit. */
+struct Invented : RecursiveASTVisitor<Invented> {
+	std::vector<const TemplateTypeParmDecl *> all;
+	std::set<const TemplateTypeParmDecl *> seen;
+
+	bool shouldVisitImplicitCode() const { return true; }
+
+	bool VisitTemplateTypeParmDecl(TemplateTypeParmDecl *d)
+	{
+		if (d->isImplicit() && seen.insert(d).second)
+			all.push_back(d);
+		return true;
+	}
+};
+
+unsigned invented_number(const TemplateTypeParmDecl *d)
+{
+	static const ASTContext *of;
+	static std::map<const TemplateTypeParmDecl *, unsigned> number;
+	const ASTContext &ctx = d->getASTContext();
+
+	if (of != &ctx) {
+		Invented v;
+		v.TraverseDecl(ctx.getTranslationUnitDecl());
+		const SourceManager &sm = ctx.getSourceManager();
+		std::sort(v.all.begin(), v.all.end(), [&](const TemplateTypeParmDecl *a,
+							      const TemplateTypeParmDecl *b) {
+			return sm.isBeforeInTranslationUnit(a->getLocation(), b->getLocation()); });
+		number.clear();
+		for (size_t i = 0; i < v.all.size(); i++)
+			number[v.all[i]] = i + 1;
+		of = &ctx;
+	}
+	auto it = number.find(d);
+	return it == number.end() ? 0 : it->second;
+}
+
+/* A generic lambda's parameters as GCC names them: each "auto" the
+ * invented parameter's auto:N, in order (numbers; else from 1). */
+std::string number_autos(const std::string &params, const std::vector<unsigned> &numbers)
 {
 	std::string out;
 	unsigned n = 0;
@@ -242,7 +285,9 @@ std::string number_autos(const std::string &params)
 			    (i + 4 == params.size() ||
 			     !(isalnum((unsigned char)params[i + 4]) || params[i + 4] == '_' || params[i + 4] == ':'));
 		if (word) {
-			out += "auto:" + std::to_string(++n);
+			unsigned k = n < numbers.size() && numbers[n] ? numbers[n] : n + 1;
+			out += "auto:" + std::to_string(k);
+			n++;
 			i += 4;
 		} else {
 			out += params[i++];
@@ -274,7 +319,12 @@ std::string scope_prefix(const DeclContext *c, const PrintingPolicy &pp)
 		std::string params;
 		for (unsigned i = 0; i < op->getNumParams(); i++)
 			params += (i ? ", " : "") + op->getParamDecl(i)->getType().getAsString(pp);
-		return outer + "<lambda(" + number_autos(gcc_spelling(params)) + ")>::";
+		std::vector<unsigned> numbers;
+		if (const TemplateParameterList *t = r->getGenericLambdaTemplateParameterList())
+			for (const NamedDecl *p : *t)
+				if (const auto *tp = dyn_cast<TemplateTypeParmDecl>(p); tp && tp->isImplicit())
+					numbers.push_back(invented_number(tp));
+		return outer + "<lambda(" + number_autos(gcc_spelling(params), numbers) + ")>::";
 	}
 	if (const TypedefNameDecl *t = r->getIdentifier() ? nullptr : r->getTypedefNameForAnonDecl())
 		return outer + t->getName().str() + "::";
@@ -291,6 +341,37 @@ std::string scope_prefix(const DeclContext *c, const PrintingPolicy &pp)
 		os << '>';
 	}
 	return outer + gcc_spelling(name) + "::";
+}
+
+/* The instance of a generic lambda's operator() that d is in, or null. */
+const CXXMethodDecl *generic_lambda_instance(const NamedDecl *d)
+{
+	for (const DeclContext *c = d->getDeclContext(); c; c = c->getParent())
+		if (const auto *m = dyn_cast<CXXMethodDecl>(c);
+		    m && m->getParent()->isLambda() && m->getTemplateSpecializationArgs())
+			return m;
+	return nullptr;
+}
+
+/* GCC's " [with auto:1 = int; T = long int]": a generic lambda instance's
+ * arguments, by its parameters' names. */
+std::string with_arguments(const CXXMethodDecl *op, const PrintingPolicy &pp)
+{
+	const TemplateParameterList *params = op->getParent()->getGenericLambdaTemplateParameterList();
+	const TemplateArgumentList *args = op->getTemplateSpecializationArgs();
+	std::string out;
+	for (unsigned i = 0; params && i < params->size() && i < args->size(); i++) {
+		const NamedDecl *p = params->getParam(i);
+		const auto *tp = dyn_cast<TemplateTypeParmDecl>(p);
+		std::string value;
+		llvm::raw_string_ostream os(value);
+		bool first = true;
+		print_argument(args->get(i), pp, os, first);
+		out += (out.empty() ? " [with " : "; ") +
+		       (tp && tp->isImplicit() ? "auto:" + std::to_string(invented_number(tp)) :
+			p->getNameAsString()) + " = " + gcc_spelling(value);
+	}
+	return out.empty() ? out : out + "]";
 }
 
 /* Whether Clang prints d's scopes as GCC does: not an unnamed class's,
@@ -325,10 +406,15 @@ std::string display_name(const NamedDecl *d, bool as_scope)
 			print_argument(a, pp, os, first);
 		os << '>';
 	}
-	/* an instance of a template, or a lambda: no parameters, as GCC */
+	/* an instance of a template, or a lambda: no parameters, as GCC;
+	 * but a function in an instance of a generic lambda has them, and
+	 * the lambda's arguments after them */
 	const auto *r = f ? dyn_cast<CXXRecordDecl>(f->getDeclContext()) : nullptr;
-	if (f && (as_scope || (!f->getTemplateInstantiationPattern(false) &&
-			       !f->getTemplateSpecializationArgs() && !(r && r->isLambda())))) {
+	const CXXMethodDecl *in_generic = f && !as_scope && !(r && r->isLambda()) ?
+		generic_lambda_instance(f) : nullptr;
+	if (f && (as_scope || in_generic ||
+		  (!f->getTemplateInstantiationPattern(false) &&
+		   !f->getTemplateSpecializationArgs() && !(r && r->isLambda())))) {
 		os << '(';
 		for (unsigned i = 0; i < f->getNumParams(); i++)
 			os << (i ? ", " : "") << f->getParamDecl(i)->getType().getAsString(pp);
@@ -341,11 +427,13 @@ std::string display_name(const NamedDecl *d, bool as_scope)
 			if (m->isVolatile())
 				os << " volatile";
 			if (m->getRefQualifier() != RQ_None)
-				return gcc_spelling(name) + (m->getRefQualifier() == RQ_LValue ?
-							     " &" : " &&");
+				os << (m->getRefQualifier() == RQ_LValue ? " &" : " &&");
 		}
 	}
-	return gcc_spelling(name);
+	std::string shown = gcc_spelling(name);
+	if (in_generic)
+		shown += with_arguments(in_generic, pp);
+	return shown;
 }
 
 /* What nameable() refuses, by the number in its annotation. */
@@ -402,16 +490,20 @@ struct Instances : RecursiveASTVisitor<Instances> {
 		return true;
 	}
 
-	/* A lambda's call operator, or a generic lambda's instances: not
+	/* A lambda's call operator, or a generic lambda's instances and
+	 * what their bodies declare (lambdas, local classes): not
 	 * declarations in the traversed scopes. */
 	bool VisitLambdaExpr(LambdaExpr *l)
 	{
 		CXXMethodDecl *op = l->getCallOperator();
-		if (FunctionTemplateDecl *t = op->getDescribedFunctionTemplate())
-			for (FunctionDecl *s : t->specializations())
-				VisitFunctionDecl(s);
-		else
-			VisitFunctionDecl(op);
+		FunctionTemplateDecl *t = op->getDescribedFunctionTemplate();
+		if (!t)
+			return VisitFunctionDecl(op);
+		for (FunctionDecl *s : t->specializations()) {
+			VisitFunctionDecl(s);
+			if (s->hasBody())
+				TraverseStmt(s->getBody());
+		}
 		return true;
 	}
 
@@ -511,6 +603,7 @@ void mv_claim_unnamed(llvm::Module &m)
 		return;
 	std::vector<llvm::Constant *> kept;
 	std::set<llvm::Constant *> dropped;
+	std::set<llvm::Function *> marked, numbered;
 	for (llvm::Use &u : entries->operands()) {
 		auto *e = cast<llvm::Constant>(u.get());
 		auto *fn = dyn_cast<llvm::Function>(e->getOperand(0)->stripPointerCasts());
@@ -520,12 +613,15 @@ void mv_claim_unnamed(llvm::Module &m)
 		llvm::StringRef tag = text && text->isCString() ? text->getAsCString() : "";
 		unsigned long k;
 		bool mark = fn && tag == annotation_mark;
+		if (mark)
+			marked.insert(fn);
 		if (!mark && (!fn || !tag.consume_front(annotation_prefix) ||
 			      tag.getAsInteger(10, k) || k >= unnamed.size())) {
 			kept.push_back(e);
 			continue;
 		}
 		if (!mark) {
+			numbered.insert(fn);
 			std::string ir = fn->getName().str();
 			mv_declared[ir] = unnamed[k].attr;
 			display[ir] = unnamed[k].shown;
@@ -536,6 +632,12 @@ void mv_claim_unnamed(llvm::Module &m)
 		for (unsigned i = 1; i < e->getNumOperands(); i++)
 			dropped.insert(cast<llvm::Constant>(e->getOperand(i)->stripPointerCasts()));
 	}
+	/* an instance the consumer did not find: refused, never dropped */
+	for (llvm::Function *f : marked)
+		if (!numbered.count(f) && !mv_declared.count(f->getName().str()))
+			m.getContext().emitError("multiverse: '" + llvm::demangle(f->getName().str()) +
+						 "' has the attribute, but the Clang plugin did not find "
+						 "its declaration to record it; please report this");
 	if (kept.size() == entries->getNumOperands())
 		return;
 	for (size_t k = 0; k < unnamed.size(); k++)

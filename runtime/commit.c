@@ -110,9 +110,10 @@ int mv_apply_fnptr(struct mv_var *v, void *target)
 
 /* After a batch is written: the sites of bound function-pointer switches
  * that still hold their indirect call, since their target lies beyond a
- * direct call's reach and no far-call gate could be placed near them.  They follow writes to the switch, which is not
- * what "bound" promises: reported once for each switch, target and
- * number of such sites, also when a module loaded later adds some. */
+ * direct call's reach and no far-call gate could be placed near them.
+ * They follow writes to the switch, which is not what "bound" promises:
+ * reported once for each switch, target and number of such sites, also
+ * when a module loaded later adds some. */
 static void report_unbound(void)
 {
 	for (size_t i = 0; i < mv.n_vars; i++) {

@@ -46,7 +46,8 @@ void mv_mem_refresh(void);
 /* A far-call gate (mv_arch_gate) to target, within MV_ARCH_GATE_REACH of
  * near: one already there, or a new one, complete before this returns;
  * NULL if the platform has none or no room near.  A gate never changes
- * and is never freed, since a thread may be inside it at any time. */
+ * and is never freed, since a thread may be inside it at any time.  The
+ * caller holds the lock. */
 const void *mv_gate(uintptr_t near, const void *target);
 
 /*

@@ -171,7 +171,8 @@ int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl
 	 * one).  A function's site keeps the call that reaches the
 	 * generic, whose entry jumps to the body: a variant has no landing
 	 * pad for an indirect jump. */
-	gate = body && s->via_switch ? mv_gate(at, body) : 0;
+	gate = body && s->via_switch && !mv_arch_branch(buf, &s->insn, at, at) ?
+	       mv_gate(at, body) : 0;
 	if (gate && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)gate) &&
 	    mv_poke_writable(buf, s->area.len))
 		return MV_AREA_BRANCH;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The attribute where C++ gives a function no name of its own: a lambda
-// (generic or not; in a function, in another lambda, in a template's
-// instance), a member and a constructor of a local class, a member of an
-// unnamed class, and of one a typedef names.  Each is multiversed and
+// (generic or not; in a function, in another lambda, generic or not, in
+// a template's instance), a member and a constructor of a local class
+// (in a function or a generic lambda), a member of an unnamed class, and
+// of one a typedef names.  Each is multiversed and
 // committed like any other, and named as GCC names it, whichever
 // compiler built it.
 // needs: -std=c++14
@@ -53,6 +54,9 @@ static const char *const names[] = {
 	"thrice<int>(int)::<lambda(int)>::operator()",
 	"thrice<long int>(long int)::<lambda(long int)>::operator()",
 	"S::m(int) const::<lambda(int)>::<lambda(long int)>::operator()",
+	// auto:N counts the unit's invented template parameters, as GCC does
+	"main()::<lambda(auto:2)>::<lambda(int)>::operator()",
+	"main()::<lambda(auto:3)>::L::f(int) [with auto:3 = int]",
 };
 
 int main()
@@ -65,6 +69,16 @@ int main()
 		MULTIVERSE int f(int x) const { return on ? x + base : x; }
 	};
 	Named named;
+	auto outer = [](auto x) {
+		auto inner = [](int v) MULTIVERSE { return on ? v + 1 : v; };
+		return inner(x);
+	};
+	auto outer2 = [](auto x) {
+		struct L {
+			MULTIVERSE static int f(int v) { return on ? v + 2 : v; }
+		};
+		return L::f(x);
+	};
 
 	CHECK_EQ(call(twice, 5), 5);
 	CHECK_EQ(call(neg, 5), 5);
@@ -74,9 +88,10 @@ int main()
 	CHECK_EQ(named.g(1), 1);
 	CHECK_EQ(thrice(2) + thrice(2L), 4);
 	CHECK_EQ(S().m(1), 1);
+	CHECK_EQ(outer(1) + outer2(1), 2);
 
 	on = true;
-	CHECK_EQ(multiverse_commit(), 10);
+	CHECK_EQ(multiverse_commit(), 12);
 	on = false;                                   // bound: no effect yet
 	CHECK_EQ(call(twice, 5), 10);
 	CHECK_EQ(call(neg, 5), -5);
@@ -86,6 +101,7 @@ int main()
 	CHECK_EQ(named.g(1), 9);
 	CHECK_EQ(thrice(2) + thrice(2L), 12);
 	CHECK_EQ(S().m(1), 101);
+	CHECK_EQ(outer(1) + outer2(1), 5);
 
 	CHECK_EQ(multiverse_is_committed(&decltype(twice)::operator()), 1);
 	const mv_info_fn *f = multiverse_info_fn(&decltype(neg)::operator()<long>);

@@ -28,8 +28,8 @@ static void run_patched(int sig)
 	r = konst();
 	if (!konst_ok(r))
 		atomic_fetch_add(&handler_bad, 1);
-	r = tail_op(x);
-	if (!op_ok(x, r))
+	r = tail_op(op_arg(x));
+	if (!op_ok(op_arg(x), r))
 		atomic_fetch_add(&handler_bad, 1);
 	call_hook(&hits);
 	if (hits > 1)

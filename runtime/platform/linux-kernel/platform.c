@@ -95,15 +95,6 @@ static size_t add_span(struct mv_span *spans, size_t n, size_t max,
 /* A module's memory is its core and its init layouts (freed after its
  * init); vmlinux is never unloaded, and its spans are its init sections
  * (mv_kernel_free_init_mem). */
-/* Kernel text and modules are within a direct call's reach of each other
- * on x86-64; AArch64 modules beyond it are reached through the module
- * loader's PLTs, not through sites this runtime binds. */
-const void *mv_gate(uintptr_t near, const void *target)
-{
-	(void)near, (void)target;
-	return NULL;
-}
-
 size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max)
 {
 	struct module *mod;
@@ -117,4 +108,13 @@ size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max)
 	}
 	preempt_enable();
 	return n;
+}
+
+/* Kernel text and modules are within a direct call's reach of each other
+ * on x86-64; AArch64 modules beyond it are reached through the module
+ * loader's PLTs, not through sites this runtime binds. */
+const void *mv_gate(uintptr_t near, const void *target)
+{
+	(void)near, (void)target;
+	return NULL;
 }

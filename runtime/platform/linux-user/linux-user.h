@@ -25,7 +25,8 @@ void mv_text_done(void);
  * memory writable and executable.  Returns 0, or a negative errno value
  * (already reported).  mv_text_ready() must have succeeded. */
 int mv_text_write(void *dst, const void *src, size_t len);
-/* The same for code no thread can be running yet, outside a batch too. */
+/* The same for code no thread can be running yet (a new gate on a page
+ * whose other gates may be running), outside a batch too. */
 int mv_text_write_new(void *dst, const void *src, size_t len);
 
 /* 1 if the process has threads besides the caller (or that is unknown),
