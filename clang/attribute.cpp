@@ -103,7 +103,9 @@ void mv_record_decl(const NamedDecl *d, const std::string &name, mv_decl decl)
 {
 	if (decl.function)
 		mv_function_decls.insert(d);
-	else if (!(decl.flags & MV_DECL_FNPTR))
+	else if (decl.flags & MV_DECL_FNPTR)
+		mv_fnptr_switch_decls.insert(d);
+	else
 		mv_int_switch_decls.insert(d);
 	auto old = mv_declared.find(name);
 	if (old != mv_declared.end() && (old->second.flags & MV_DECL_INLINE) &&
@@ -355,7 +357,7 @@ ParsedAttrInfoRegistry::Add<MultiverseAttr> registered("multiverse",
 } // namespace
 
 std::map<std::string, mv_decl> mv_declared;
-std::set<const Decl *> mv_function_decls, mv_int_switch_decls;
+std::set<const Decl *> mv_function_decls, mv_int_switch_decls, mv_fnptr_switch_decls;
 
 unsigned mv_default_inline_size;
 

@@ -8,6 +8,7 @@
  * replaced come back, and the functions' descriptors are emitted.
  */
 #include "multiverse.h"
+#include "json-string.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InlineAsm.h"
@@ -116,8 +117,8 @@ void report_kept(mv_report_fn &r, const std::vector<mv_record> &records)
 		for (const mv_range &x : rec.guards) {
 			auto name = mv_switch_names.find(x.sw);
 			g += (g.empty() ? "" : " and ") +
-			     (name == mv_switch_names.end() ? std::string("?") : name->second) +
-			     " in [" + std::to_string(x.low) + ", " + std::to_string(x.high) + "]";
+			     mv_guard_text(name == mv_switch_names.end() ? "?" : name->second,
+					   x.low, x.high, mv_probe_switches.count(x.sw));
 		}
 		auto same = std::find_if(r.kept.begin(), r.kept.end(), [&](auto &k) {
 			return k.first == rec.body->getName(); });
@@ -167,16 +168,16 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 				bodies.push_back(body);
 			mv_record r{ body, {} };
 			bool complete = true;
-			for (unsigned k = 1; k + 2 < v->getNumOperands(); k += 3) {
+			for (unsigned k = 1; k + 3 < v->getNumOperands(); k += 4) {
 				auto *sw = mdconst::dyn_extract_or_null<Constant>(v->getOperand(k));
 				if (!sw) {
 					complete = false;   /* cannot be: its record keeps it */
 					break;
 				}
-				int64_t val = value(v->getOperand(k + 1));
-				if (value(v->getOperand(k + 2)))
+				if (value(v->getOperand(k + 3)))
 					is_unsigned.insert(sw);
-				r.guards.push_back({ sw, val, val });
+				r.guards.push_back({ sw, value(v->getOperand(k + 1)),
+						     value(v->getOperand(k + 2)) });
 			}
 			if (complete && !r.guards.empty())
 				records.push_back(r);

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-namespace llvm { class Constant; class DataLayout; class Function; class GlobalVariable; class Module; class Value; }
+namespace llvm { class Constant; class DataLayout; class Function; class GlobalVariable; class LoadInst; class Module; class Value; }
 namespace clang { class ASTConsumer; class ASTContext; class Attr; class Decl; class DeclaratorDecl;
 		  class FieldDecl; class FixItHint; class FunctionDecl; class GlobalDecl;
 		  class MangleContext; class NamedDecl; }
@@ -59,7 +59,8 @@ extern unsigned mv_default_inline_size;
 extern std::map<std::string, mv_decl> mv_declared;
 /* The same declarations as Sema has them: the multiversed functions and
  * the integer switches, for uses.cpp. */
-extern std::set<const clang::Decl *> mv_function_decls, mv_int_switch_decls;
+extern std::set<const clang::Decl *> mv_function_decls, mv_int_switch_decls,
+	mv_fnptr_switch_decls;
 
 /* The name a declaration has in LLVM IR: in C (attribute.cpp), and in
  * either language (cxx.cpp); for a constructor or destructor, its base
@@ -142,6 +143,13 @@ int mv_copy_length(const llvm::Function &body, const llvm::MCExpr **len);
  * offset in it. */
 #define MV_STUB_ATTR "multiverse-stub"
 #define MV_STUB_OFFSET_ATTR "multiverse-stub-offset"
+/* On a probe's variant for "not NULL": "object:offset " for each probe it
+ * assumes set, whose stub calls are sites MV_SITE_IN_PROBE_VARIANT. */
+#define MV_PROBE_SET_ATTR "multiverse-probe-set"
+inline std::string mv_probe_key(const std::string &object, uint64_t offset)
+{
+	return object + ":" + std::to_string(offset) + " ";
+}
 
 struct MultiverseSpecialize : llvm::PassInfoMixin<MultiverseSpecialize> {
 	unsigned max_variants = 64;
@@ -156,7 +164,7 @@ struct MultiverseFinish : llvm::PassInfoMixin<MultiverseFinish> {
 };
 
 /* The named metadata through which specialize.cpp hands merge.cpp the
- * variants: per generic !{generic, !{body, (sw, value, unsigned)...}...}. */
+ * variants: per generic !{generic, !{body, (sw, low, high, unsigned)...}...}. */
 #define MV_VARIANTS_MD "multiverse.variants"
 /* The saved linkage of a generic or variant while it is weak_odr. */
 #define MV_LINKAGE_ATTR "multiverse-linkage"
@@ -170,6 +178,21 @@ struct mv_record {
 	llvm::Function *body;
 	std::vector<mv_range> guards;
 };
+
+/* probes.cpp: a function-pointer switch compared with NULL (a probe),
+ * given its plain loads in a function, and whether the function reads it
+ * otherwise too */
+enum mv_probe_use {
+	MV_PROBE_NONE,          /* not compared with NULL */
+	MV_PROBE_TESTED,        /* a probe: only compared and called */
+	MV_PROBE_UNTRACED,      /* compared, but its value also goes elsewhere */
+};
+enum mv_probe_use mv_probe_use(const std::vector<llvm::LoadInst *> &loads, bool other_reads);
+/* Replaces the comparisons by what they give when the switch is set (not
+ * NULL) or not; the loads stay. */
+void mv_probe_fold(const std::vector<llvm::LoadInst *> &loads, bool set);
+/* The probes' addresses, for the report's guards */
+extern std::set<llvm::Constant *> mv_probe_switches;
 
 /* descriptors.cpp */
 void mv_emit_var(llvm::Module &m, llvm::Constant *addr, const std::string &name,

@@ -71,6 +71,7 @@ struct Site {
 	uint64_t offset;                /* of the switch in its object */
 	Pad pad;
 	const Comdat *group;            /* the caller's */
+	bool in_probe_variant;          /* MV_SITE_IN_PROBE_VARIANT */
 };
 
 class SiteRecorder : public DebugHandlerBase {
@@ -197,9 +198,9 @@ public:
 					return fail("a switch's stub does not say where the switch is");
 				/* an alias once AArch64's GlobalMerge has merged
 				 * the object with others */
-				record(f->getParent()->getNamedValue(
-					f->getFnAttribute(MV_STUB_ATTR).getValueAsString()), offset,
-				       pad_for(*mi, *f));
+				StringRef object = f->getFnAttribute(MV_STUB_ATTR).getValueAsString();
+				record(f->getParent()->getNamedValue(object), offset,
+				       pad_for(*mi, *f), in_probe_variant(object, offset));
 				return;
 			}
 			if (!f || !f->hasFnAttribute(MV_GENERIC_ATTR))
@@ -353,7 +354,19 @@ public:
 	}
 
 	/* NOPs, then a label right before the call being emitted. */
-	void record(const GlobalValue *callee, uint64_t offset, Pad pad)
+	/* Whether mf is the variant for "not NULL" of the probe at object +
+	 * offset (specialize.cpp). */
+	bool in_probe_variant(StringRef object, uint64_t offset)
+	{
+		std::string key = mv_probe_key(object.str(), offset);
+		StringRef set = mf->getFunction().getFnAttribute(MV_PROBE_SET_ATTR).getValueAsString();
+		for (; !set.empty(); set = set.split(' ').second)
+			if (set.starts_with(key))
+				return true;
+		return false;
+	}
+
+	void record(const GlobalValue *callee, uint64_t offset, Pad pad, bool in_probe = false)
 	{
 		if (!callee)
 			return fail("a call goes to the stub of a switch this unit does not have");
@@ -363,7 +376,7 @@ public:
 			arch->emit_nops(*ap, mf->getSubtarget(), pad.bytes);
 		MCSymbol *label = ap->OutContext.createTempSymbol("mv_site", true);
 		ap->OutStreamer->emitLabel(label);
-		sites.push_back({ label, callee, offset, pad, mf->getFunction().getComdat() });
+		sites.push_back({ label, callee, offset, pad, mf->getFunction().getComdat(), in_probe });
 	}
 
 	/* For the compile report (report.cpp): each function's calls here,
@@ -408,7 +421,7 @@ public:
 				out.emitValue(s.pad.expr, 4);
 			else
 				out.emitIntValue(s.pad.bytes, 4);
-			out.emitIntValue(0, 4);
+			out.emitIntValue(s.in_probe_variant ? MV_SITE_IN_PROBE_VARIANT : 0, 4);
 		}
 		out.popSection();
 	}

@@ -2,7 +2,9 @@
 /*
  * At the start of LLVM's pipeline, before any optimization: one clone of
  * each multiversed function per combination of the values of the
- * switches it reads, with each read replaced by the constant, so that
+ * switches it reads, with each read replaced by the constant (for a
+ * probe, a function-pointer switch compared with NULL, each comparison
+ * by its outcome: probes.cpp), so that
  * the optimizer shapes every variant as it would an #ifdef build.  A
  * tracked switch has one more choice, to be read at run time: partially
  * specialized variants, guarded by the other switches only.
@@ -54,7 +56,9 @@ struct Switch {
 	Constant *addr;               /* gv, or gv + offset */
 };
 
-struct Guard { Switch *sw; int64_t value; };
+/* A value, or for a probe (a function-pointer switch) NULL, [0, 0], or
+ * not NULL, [1, UINT64_MAX]. */
+struct Guard { Switch *sw; int64_t low, high; };
 
 struct Variant {
 	Function *body;
@@ -124,6 +128,48 @@ Switch *switch_read(LoadInst *load)
 	return &it->second;
 }
 
+/* A function-pointer switch that load reads whole: a probe if the
+ * function only compares it with NULL and calls it (probes.cpp). */
+Switch *probe_read(LoadInst *load)
+{
+	uint64_t off;
+	GlobalVariable *gv = mv_object_of(load->getPointerOperand(),
+				       load->getModule()->getDataLayout(), &off);
+	auto it = gv ? switches.find({ gv, off }) : switches.end();
+	if (it == switches.end() || !(it->second.flags & MV_DECL_FNPTR) ||
+	    !load->isSimple() || !load->getType()->isPointerTy())
+		return nullptr;
+	return &it->second;
+}
+
+std::vector<LoadInst *> probe_loads(Function &f, const Switch *s)
+{
+	std::vector<LoadInst *> out;
+	for (Instruction &i : instructions(f))
+		if (auto *load = dyn_cast<LoadInst>(&i))
+			if (probe_read(load) == s)
+				out.push_back(load);
+	return out;
+}
+
+/* Whether f reads a byte of switch s by another load than probe_read()'s:
+ * an atomic one, or of another type. */
+bool read_otherwise(Function &f, const Switch *s)
+{
+	const DataLayout &dl = f.getParent()->getDataLayout();
+	for (Instruction &i : instructions(f)) {
+		auto *load = dyn_cast<LoadInst>(&i);
+		uint64_t off;
+		if (!load || probe_read(load) == s ||
+		    mv_object_of(load->getPointerOperand(), dl, &off) != s->gv)
+			continue;
+		uint64_t size = dl.getTypeStoreSize(load->getType());
+		if (off < s->offset + s->width && off + size > s->offset)
+			return true;
+	}
+	return false;
+}
+
 /* A value as the descriptors carry it: sign- or zero-extended from the
  * switch's width. */
 int64_t normalize(const Switch &s, int64_t v)
@@ -141,6 +187,8 @@ int64_t normalize(const Switch &s, int64_t v)
  * switch against (domain.cpp). */
 std::vector<int64_t> domain(Switch &s, Function &f)
 {
+	if (s.flags & MV_DECL_FNPTR)
+		return { 0, 1 };        /* a probe: NULL, not NULL */
 	if (s.flags & MV_DECL_VALUES) {
 		std::set<int64_t> d;
 		for (int64_t v : s.values)
@@ -251,13 +299,26 @@ bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 
 std::vector<Switch *> switches_read(Function &f)
 {
-	std::vector<Switch *> out;
-	for (Instruction &i : instructions(f))
-		if (auto *load = dyn_cast<LoadInst>(&i))
-			if (Switch *s = switch_read(load))
-				if (std::find(out.begin(), out.end(), s) == out.end() &&
-				    only_reads(f, *s, s->gv, 0))
-					out.push_back(s);
+	std::vector<Switch *> out, seen;
+	for (Instruction &i : instructions(f)) {
+		auto *load = dyn_cast<LoadInst>(&i);
+		Switch *s = load ? switch_read(load) : nullptr;
+		if (s && std::find(out.begin(), out.end(), s) == out.end() &&
+		    only_reads(f, *s, s->gv, 0))
+			out.push_back(s);
+		Switch *p = load ? probe_read(load) : nullptr;
+		if (!p || std::find(seen.begin(), seen.end(), p) != seen.end())
+			continue;
+		seen.push_back(p);
+		enum mv_probe_use use = mv_probe_use(probe_loads(f, p), read_otherwise(f, p));
+		if (use == MV_PROBE_NONE || !only_reads(f, *p, p->gv, 0))
+			continue;       /* written, or its address taken: uses.cpp warned */
+		if (use == MV_PROBE_TESTED)
+			out.push_back(p);
+		else
+			mv_report[f.getName().str()].dynamic.push_back({ p->name,
+				MV_PROBE_UNTRACED_WHY });
+	}
 	return out;
 }
 
@@ -350,8 +411,9 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 	mv_report_fn &report = mv_report[f.getName().str()];
 	for (size_t k = 0; k < vars.size(); k++) {
 		report.specialized.push_back(vars[k]->name);
-		report.domains.push_back(mv_json_values(k < doms.size() ? doms[k] :
-			domain(*vars[k], f), !(vars[k]->flags & MV_DECL_SIGNED)));
+		report.domains.push_back(vars[k]->flags & MV_DECL_FNPTR ? MV_PROBE_DOMAIN_JSON :
+			mv_json_values(k < doms.size() ? doms[k] : domain(*vars[k], f),
+				       !(vars[k]->flags & MV_DECL_SIGNED)));
 	}
 	std::vector<GlobalVariable *> tables;
 	if (!label_tables(f, tables)) {
@@ -403,7 +465,17 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 			if (choice[k] == doms[k].size())
 				continue;
 			int64_t value = doms[k][choice[k]];
-			v.guards.push_back({ vars[k], value });
+			if (vars[k]->flags & MV_DECL_FNPTR) {
+				v.guards.push_back({ vars[k], value, value ? -1 : 0 });
+				mv_probe_switches.insert(vars[k]->addr);
+				mv_probe_fold(probe_loads(*c, vars[k]), value);
+				if (value)
+					c->addFnAttr(MV_PROBE_SET_ATTR, c->getFnAttribute(
+						MV_PROBE_SET_ATTR).getValueAsString().str() +
+						mv_probe_key(vars[k]->gv->getName().str(), vars[k]->offset));
+				continue;
+			}
+			v.guards.push_back({ vars[k], value, value });
 			std::vector<LoadInst *> loads;
 			for (Instruction &i : instructions(*c))
 				if (auto *load = dyn_cast<LoadInst>(&i))
@@ -449,6 +521,8 @@ Metadata *md(Module &m, int64_t v)
 }
 
 } // namespace
+
+std::set<Constant *> mv_probe_switches;
 
 GlobalVariable *mv_object_of(Value *p, const DataLayout &dl, uint64_t *offset)
 {
@@ -524,7 +598,8 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 			std::vector<Metadata *> r = { ValueAsMetadata::get(v.body) };
 			for (Guard &g : v.guards) {
 				r.push_back(ValueAsMetadata::get(g.sw->addr));
-				r.push_back(md(m, normalize(*g.sw, g.value)));
+				r.push_back(md(m, normalize(*g.sw, g.low)));
+				r.push_back(md(m, normalize(*g.sw, g.high)));
 				r.push_back(md(m, !(g.sw->flags & MV_DECL_SIGNED)));
 				referenced.insert(g.sw->addr);
 			}

@@ -8,6 +8,8 @@
  * function reads, and a read that names no object with static storage
  * duration, or uses a run-time array index, is told about too.  The same
  * warnings as the GCC front end's (gcc/specialize.cc), in Clang's style.
+ * Function-pointer switches count where the function compares them
+ * with NULL: they are probes (probes.cpp).
  *
  * Example:
  *   __attribute__((multiverse)) int counter;
@@ -35,7 +37,7 @@ namespace {
 /* The declarations with the attribute, as canonical declarations: Sema
  * links redeclarations only after it has handled a declaration's
  * attributes, so this waits until the whole unit is parsed. */
-std::set<const Decl *> functions, int_switches;
+std::set<const Decl *> functions, int_switches, fnptr_switches;
 
 std::set<const Decl *> canonical(const std::set<const Decl *> &decls)
 {
@@ -158,6 +160,9 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 	 * (p == &cfg ? cfg.on : p->on) */
 	std::vector<std::tuple<const FieldDecl *, SourceLocation, const char *>> dynamic;
 	std::set<const FieldDecl *> named;
+	/* function-pointer switches compared with NULL (probes), with the
+	 * declaration a note points at */
+	std::vector<std::pair<Place, const NamedDecl *>> probes;
 
 	explicit Visitor(ASTContext &c) : ctx(c), diags(c.getDiagnostics()) {}
 
@@ -222,16 +227,12 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 			return true;
 		fn = f;
 		TraverseStmt(f->getBody());
-		for (const Place &r : reads) {
-			auto w = std::find_if(written.begin(), written.end(),
-					      [&](auto &x) { return overlap(x.first, r); });
-			auto t = std::find_if(taken.begin(), taken.end(),
-					      [&](auto &x) { return overlap(x.first, r); });
-			if (w != written.end())
-				warn(w->second, "writes", r.name, r.member);
-			else if (t != taken.end())
-				warn(t->second, "takes the address of", r.name, r.member);
-		}
+		for (const Place &r : reads)
+			warn_if_changed(r, r.member);
+		std::set<std::string> probes_told;
+		for (auto &[p, declared] : probes)
+			if (probes_told.insert(p.name).second)
+				warn_if_changed(p, declared);
 		std::set<const FieldDecl *> told;
 		for (auto &[f, at, why] : dynamic) {
 			if ((why == through_pointer && named.count(f)) ||
@@ -250,7 +251,42 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		fn = nullptr;
 		reads.clear(), written.clear(), taken.clear(), indexed.clear();
 		compared.clear(), atomic_loaded.clear(), dynamic.clear(), named.clear();
+		probes.clear();
 		return true;
+	}
+
+	/* The first write of r, or else the first address of it taken. */
+	void warn_if_changed(const Place &r, const NamedDecl *declared)
+	{
+		auto w = std::find_if(written.begin(), written.end(),
+				      [&](auto &x) { return overlap(x.first, r); });
+		auto t = std::find_if(taken.begin(), taken.end(),
+				      [&](auto &x) { return overlap(x.first, r); });
+		if (w != written.end())
+			warn(w->second, "writes", r.name, declared);
+		else if (t != taken.end())
+			warn(t->second, "takes the address of", r.name, declared);
+	}
+
+	/* e, compared with NULL: a probe if it is a function-pointer switch
+	 * of an object with static storage duration. */
+	void compared_with_null(const Expr *e)
+	{
+		const NamedDecl *declared = nullptr;
+		e = e->IgnoreParenImpCasts();
+		if (const auto *r = dyn_cast<DeclRefExpr>(e)) {
+			const auto *v = dyn_cast<VarDecl>(r->getDecl());
+			if (v && fnptr_switches.count(v->getCanonicalDecl()))
+				declared = v;
+		} else if (const auto *m = dyn_cast<MemberExpr>(e)) {
+			const auto *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+			const mv_decl *d = f ? mv_field_switch(f) : nullptr;
+			if (d && (d->flags & MV_DECL_FNPTR))
+				declared = f;
+		}
+		Place p = declared ? place_of(e, ctx) : Place();
+		if (p.root == Place::GLOBAL && !p.run_time_index)
+			probes.push_back({ p, declared });
 	}
 
 	/* e, written or with its address taken at at, into list */
@@ -275,6 +311,19 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 				compared.insert(e->IgnoreParenImpCasts());
 				compared.insert(e->IgnoreParens());
 			}
+		}
+		if (fn && b->isLogicalOp()) {           /* p && x, p || x */
+			compared_with_null(b->getLHS());
+			compared_with_null(b->getRHS());
+		}
+		if (fn && b->isEqualityOp()) {
+			auto null = [&](const Expr *e) {
+				return e->isNullPointerConstant(ctx, Expr::NPC_ValueDependentIsNotNull);
+			};
+			if (null(b->getRHS()))
+				compared_with_null(b->getLHS());
+			else if (null(b->getLHS()))
+				compared_with_null(b->getRHS());
 		}
 		if (!b->isAssignmentOp())
 			return true;
@@ -314,6 +363,8 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		const VarDecl *v;
 		bool escapes = u->getOpcode() == UO_AddrOf && !compared.count(u) &&
 			       !atomic_loaded.count(u);
+		if (fn && u->getOpcode() == UO_LNot)   /* C: !p */
+			compared_with_null(u->getSubExpr());
 		if (u->isIncrementDecrementOp())
 			note(written, u->getSubExpr(), u->getOperatorLoc());
 		else if (escapes)
@@ -324,6 +375,20 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 			warn(u->getOperatorLoc(), v, "writes");
 		else if (escapes)
 			warn(u->getOperatorLoc(), v, "takes the address of");
+		return true;
+	}
+
+	/* C tests a pointer as a condition with no conversion to bool. */
+	bool VisitIfStmt(IfStmt *s) { return condition(s->getCond()); }
+	bool VisitWhileStmt(WhileStmt *s) { return condition(s->getCond()); }
+	bool VisitDoStmt(DoStmt *s) { return condition(s->getCond()); }
+	bool VisitForStmt(ForStmt *s) { return condition(s->getCond()); }
+	bool VisitConditionalOperator(ConditionalOperator *c) { return condition(c->getCond()); }
+
+	bool condition(const Expr *e)
+	{
+		if (fn && e)
+			compared_with_null(e);
 		return true;
 	}
 
@@ -360,6 +425,8 @@ struct Visitor : RecursiveASTVisitor<Visitor> {
 		if (c->getCastKind() == CK_ArrayToPointerDecay && !indexed.count(c) &&
 		    !compared.count(c))
 			note(taken, c->getSubExpr(), c->getExprLoc());
+		if (c->getCastKind() == CK_PointerToBoolean)   /* C++: if (p), !p */
+			compared_with_null(c->getSubExpr());
 		if (c->getCastKind() == CK_LValueToRValue)
 			if (const auto *m = dyn_cast<MemberExpr>(c->getSubExpr()->IgnoreParens()))
 				read_member(m);
@@ -425,11 +492,12 @@ struct Consumer : ASTConsumer {
 			r.defined = true;
 			r.file = at.getFilename(), r.line = at.getLine(), r.column = at.getColumn();
 		}
-		if (mv_function_decls.empty() ||
-		    (mv_int_switch_decls.empty() && mv_field_decls.empty()))
+		if (mv_function_decls.empty() || (mv_int_switch_decls.empty() &&
+		    mv_fnptr_switch_decls.empty() && mv_field_decls.empty()))
 			return;
 		functions = canonical(mv_function_decls);
 		int_switches = canonical(mv_int_switch_decls);
+		fnptr_switches = canonical(mv_fnptr_switch_decls);
 		Visitor v(ctx);
 		v.TraverseDecl(ctx.getTranslationUnitDecl());
 	}

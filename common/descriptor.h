@@ -191,8 +191,15 @@ struct mv_desc_site {
 	void *site;
 	void *callee;
 	uint32_t pad;             /* bytes of NOPs before site, 0 if none */
-	uint32_t reserved;        /* zero */
+	uint32_t flags;           /* MV_SITE_* */
 };
+
+/* mv_desc_site.flags: a call through a probe (a function-pointer switch
+ * that a function compares with NULL) inside that function's variant for
+ * "not NULL", which calls without the test: the runtime never gives it
+ * back its indirect call while the probe is committed NULL, since a
+ * thread may still be inside that variant (docs/patching.md, "Probes"). */
+#define MV_SITE_IN_PROBE_VARIANT 0x1u
 
 /*
  * Called by the constructor the plugin emits in each unit.  Returns 0, or a

@@ -243,7 +243,8 @@ void emit_sites(void)
 			quad_sym(s.callee);
 		else
 			quad_switch(s.callee);
-		fprintf(out, "\t.long\t%u, 0\n", s.pad);
+		fprintf(out, "\t.long\t%u, %u\n", s.pad,
+			s.in_probe_variant ? MV_SITE_IN_PROBE_VARIANT : 0u);
 	}
 	if (open)
 		fputs("\t.popsection\n", out);

@@ -56,6 +56,7 @@ struct mv_site {
 					     chosen at the unit's end */
 	tree callee;                      /* FUNCTION_DECL or fn-pointer switch */
 	tree in;                          /* the function the call is in */
+	bool in_probe_variant;            /* MV_SITE_IN_PROBE_VARIANT */
 };
 
 /* fixit.cc: the edits that fix declaration decl, added to a diagnostic
@@ -70,6 +71,20 @@ const char *mv_fixit_attribute_string(rich_location *rl, tree decl,
 /* specialize.cc: the note at a switch's declaration (sw: a global
  * switch's VAR_DECL or a member switch's key) */
 void mv_note_switch_declared(tree sw);
+
+/* probes.cc: a function-pointer switch compared with NULL (a probe) */
+enum mv_probe_use {
+	MV_PROBE_NONE,          /* not compared with NULL */
+	MV_PROBE_TESTED,        /* a probe: only compared and called */
+	MV_PROBE_UNTRACED,      /* compared, but its value also goes elsewhere */
+};
+enum mv_probe_use mv_probe_use(tree sw, function *fn);
+/* Replaces the comparisons by what they give when the switch is set (not
+ * NULL) or not; its loads stay.  A variant for "set" is noted in
+ * mv_probe_set_in, with the switches it assumes set: its calls through
+ * them must all become sites (mv_probe_call_unseen). */
+void mv_probe_fold(tree decl, tree sw, bool set);
+extern std::map<tree, std::vector<tree>> mv_probe_set_in;
 
 /* attribute.cc */
 void mv_register_attribute(void *, void *);

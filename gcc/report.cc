@@ -41,8 +41,8 @@ std::string guards_text(const mv_clause &c)
 	for (const mv_range &r : c) {
 		if (!out.empty())
 			out += " and ";
-		out += std::string(mv_switch_name(r.var)) + " in [" +
-		       std::to_string(r.low) + ", " + std::to_string(r.high) + "]";
+		out += mv_guard_text(mv_switch_name(r.var), r.low, r.high,
+				     mv_is_fnptr_switch(r.var));
 	}
 	return out;
 }

@@ -20,12 +20,18 @@
 #include "arch.h"
 #include "descriptor.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
 namespace {
 
 unsigned next_label = 1;
+
+bool is_one_of(tree sw, const std::vector<tree> &sws)
+{
+	return sw && std::find(sws.begin(), sws.end(), sw) != sws.end();
+}
 
 /* The multiversed function or fn-pointer switch a call goes to, if any. */
 tree call_target(rtx_insn *insn)
@@ -143,8 +149,11 @@ struct sites_pass : public rtl_opt_pass {
 					INSN_LOCATION(i));
 			emit_asm_before(i, ".LMVS" + std::to_string(n) + ":",
 					INSN_LOCATION(i));
+			auto probes = mv_probe_set_in.find(current_function_decl);
+			bool in_probe_variant = probes != mv_probe_set_in.end() &&
+				is_one_of(callee, probes->second);
 			mv_sites.push_back({ n, mv_arch_call_len(i), (bool)SIBLING_CALL_P(i),
-					     0, callee, current_function_decl });
+					     0, callee, current_function_decl, in_probe_variant });
 			mv_keep(callee);
 		}
 		return 0;
@@ -183,8 +192,58 @@ void count_store(rtx dest, const_rtx, void *data)
 		((mv_reg_defs *)data)->sets[REGNO(dest)]++;
 }
 
+tree switch_loaded_by(rtx mem)
+{
+	return MEM_P(mem) && MEM_EXPR(mem) ? mv_switch_of(MEM_EXPR(mem)) : NULL_TREE;
+}
+
+/* The probe of sws that a call to addr may go through without being a
+ * site, if any.  specialize.cc made variants for "set" only where the
+ * probe's loaded value goes into nothing but NULL tests and calls, so a
+ * call that may call it loads it: as the call's operand, or into the
+ * register it calls through, directly or through copies (a few: longer
+ * chains are not what expansion makes of those values). */
+tree calls_probe_unseen(rtx addr, const mv_reg_defs &defs, const std::vector<tree> &sws,
+			int depth = 0)
+{
+	if (MEM_P(addr))
+		return is_one_of(mv_switch_read_by(addr), sws) ||
+		       !is_one_of(switch_loaded_by(addr), sws) ? NULL_TREE : switch_loaded_by(addr);
+	if (!REG_P(addr) || depth > 4)
+		return NULL_TREE;
+	auto srcs = defs.srcs.find(REGNO(addr));
+	if (srcs != defs.srcs.end())
+		for (rtx src : srcs->second) {
+			if (is_one_of(switch_loaded_by(src), sws))
+				return switch_loaded_by(src);
+			if (tree sw = REG_P(src) ? calls_probe_unseen(src, defs, sws, depth + 1)
+						 : NULL_TREE)
+				return sw;
+		}
+	return NULL_TREE;
+}
+
+/* A variant for probe sw set whose call through it could not be made a
+ * site would call without the test, through whatever the pointer holds:
+ * it is compiled, but never recorded, so commit never selects it. */
+void drop_variant(tree decl, tree sw)
+{
+	for (mv_function &f : mv_functions)
+		for (auto v = f.variants.begin(); v != f.variants.end(); v++) {
+			if (v->decl != decl)
+				continue;
+			f.variants.erase(v);
+			f.dynamic.push_back({ mv_switch_name(sw),
+					      "a call through it in the variant for "
+					      "not NULL could not be made a call site; "
+					      "that variant is not used" });
+			return;
+		}
+}
+
 /* multiverse_fnptr_calls: hands every call through a pseudo register to
- * the architecture, with what set the register. */
+ * the architecture, with what set the register, and checks that every
+ * call through a probe in a variant for "set" is a site. */
 struct fnptr_call_pass : public rtl_opt_pass {
 	fnptr_call_pass(gcc::context *ctxt) : rtl_opt_pass(data, ctxt) {}
 	static const pass_data data;
@@ -202,6 +261,8 @@ struct fnptr_call_pass : public rtl_opt_pass {
 			if (set && REG_P(SET_DEST(set)))
 				defs.srcs[REGNO(SET_DEST(set))].push_back(SET_SRC(set));
 		}
+		auto probes = mv_probe_set_in.find(current_function_decl);
+		tree unseen = NULL_TREE;
 		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
 			if (!CALL_P(i))
 				continue;
@@ -211,7 +272,11 @@ struct fnptr_call_pass : public rtl_opt_pass {
 			rtx *addr = &XEXP(XEXP(call, 0), 0);
 			if (REG_P(*addr) && !HARD_REGISTER_P(*addr))
 				mv_arch_call_through(i, addr, defs);
+			if (probes != mv_probe_set_in.end() && !unseen)
+				unseen = calls_probe_unseen(*addr, defs, probes->second);
 		}
+		if (unseen)
+			drop_variant(current_function_decl, unseen);
 		return 0;
 	}
 };

@@ -6,12 +6,15 @@
  *
  * For each multiversed function defined in the unit:
  *   1. find the integer switches it reads, global or member ones
- *      (members.cc); a switch it writes or whose address it takes is
+ *      (members.cc), and the function-pointer switches it compares with
+ *      NULL (probes.cc); a switch it writes or whose address it takes is
  *      not specialized (warning);
- *   2. compute each switch's domain (domain.cc); a tracked switch also gets
- *      a "dynamic" choice, giving partially specialized variants;
+ *   2. compute each switch's domain (domain.cc; a probe's is NULL and
+ *      not NULL); a tracked switch also gets a "dynamic" choice, giving
+ *      partially specialized variants;
  *   3. clone the body once per assignment of the cross product and replace
- *      every load of an assigned switch by the constant.
+ *      every load of an assigned switch by the constant, or a probe's
+ *      NULL tests by their outcome.
  *
  * The generic is put in a text section of its own: the assembler then
  * emits every tail call to it as a 5-byte jmp rel32 (within one section it
@@ -41,6 +44,7 @@ struct switch_use {
 	tree var;
 	std::vector<mv_value> domain;
 	bool tracked;
+	bool probe;          /* domain {0, 1}: NULL, not NULL */
 };
 
 /* Part of a global object: bytes [from, to), or all of it when to < 0. */
@@ -125,7 +129,8 @@ bool only_loaded(tree name)
 	return any;
 }
 
-/* The integer switches fn reads and may specialize, with their domains.
+/* The integer switches fn reads, and the probes it tests, that it may
+ * specialize, with their domains.
  * A switch fn writes, or of which it takes the address or that of an
  * enclosing object other than to compare it, is not specialized
  * (warning). */
@@ -140,9 +145,26 @@ std::vector<switch_use> analyze(cgraph_node *node)
 	std::vector<std::pair<tree, gimple *>> dynamic;   /* COMPONENT_REFs */
 	basic_block bb;
 
+	std::set<tree> not_probes, untraced;
+	auto specializable = [&](tree sw) {
+		if (INTEGRAL_TYPE_P(TREE_TYPE(sw)) ||
+		    std::find(read.begin(), read.end(), sw) != read.end())
+			return true;
+		if (not_probes.count(sw))
+			return false;
+		/* an untraced probe is read all the same, so that a write of
+		 * it gets the warning; it is left unspecialized below */
+		enum mv_probe_use use = mv_probe_use(sw, fn);
+		if (use == MV_PROBE_UNTRACED)
+			untraced.insert(sw);
+		if (use != MV_PROBE_NONE)
+			return true;
+		not_probes.insert(sw);
+		return false;
+	};
 	auto note_read = [&](tree op, gimple *s) {
 		tree sw = mv_switch_of(op);
-		if (sw && INTEGRAL_TYPE_P(TREE_TYPE(sw))) {
+		if (sw && specializable(sw)) {
 			if (std::find(read.begin(), read.end(), sw) == read.end())
 				read.push_back(sw);
 			return;
@@ -165,7 +187,7 @@ std::vector<switch_use> analyze(cgraph_node *node)
 				TREE_CODE(gimple_assign_rhs1(s)) == MEM_REF) ?
 				mv_switch_loaded(s) : NULL_TREE;
 			if (loaded) {
-				if (INTEGRAL_TYPE_P(TREE_TYPE(loaded)) &&
+				if (specializable(loaded) &&
 				    std::find(read.begin(), read.end(), loaded) == read.end())
 					read.push_back(loaded);
 				continue;
@@ -257,10 +279,16 @@ std::vector<switch_use> analyze(cgraph_node *node)
 			continue;
 		}
 		mv_function *mf = mv_find_function(node->decl);
+		if (untraced.count(sw)) {
+			mf->dynamic.push_back({ mv_switch_name(sw), MV_PROBE_UNTRACED_WHY });
+			continue;
+		}
 		mf->specialized.push_back(mv_switch_name(sw));
-		uses.push_back({ sw, mv_domain(sw, fn),
-				 mv_is_tracked(mv_switch_decl(sw)) });
-		mf->domains.push_back(mv_json_values(uses.back().domain,
+		bool probe = mv_is_fnptr_switch(sw);
+		uses.push_back({ sw, probe ? std::vector<mv_value>{ 0, 1 } : mv_domain(sw, fn),
+				 mv_is_tracked(mv_switch_decl(sw)), probe });
+		mf->domains.push_back(probe ? MV_PROBE_DOMAIN_JSON :
+				      mv_json_values(uses.back().domain,
 						     TYPE_UNSIGNED(TREE_TYPE(sw))));
 		mv_keep(sw);
 	}
@@ -438,7 +466,10 @@ void specialize(cgraph_node *node)
 			unsigned width = u.domain.size() + (u.tracked ? 1 : 0);
 			unsigned choice = rest % width;
 			rest /= width;
-			if (choice < u.domain.size())
+			if (choice < u.domain.size() && u.probe)
+				clause.push_back({ u.var, choice ? 1 : 0,
+						   choice ? (mv_value)-1 : 0 });
+			else if (choice < u.domain.size())
 				clause.push_back({ u.var, u.domain[choice],
 						   u.domain[choice] });
 		}
@@ -471,7 +502,10 @@ void specialize(cgraph_node *node)
 		DECL_ATTRIBUTES(cd) = remove_attribute("multiverse",
 						       copy_list(DECL_ATTRIBUTES(cd)));
 		for (const mv_range &r : clause)
-			substitute(cd, r.var, r.low);
+			if (mv_is_fnptr_switch(r.var))
+				mv_probe_fold(cd, r.var, r.low != 0);
+			else
+				substitute(cd, r.var, r.low);
 		mv_keep(cd);
 		compile_early(clone);
 		mv_find_function(decl)->variants.push_back({ cd, { clause } });

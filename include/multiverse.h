@@ -136,13 +136,15 @@ int multiverse_commit(void);
 /* Restore all patched code to its original bytes. */
 int multiverse_revert(void);
 
-/* The same, restricted to the functions that read the switch at var (or to
- * the call sites of the function-pointer switch at var). */
+/* The same, restricted to the functions that read the switch at var (for
+ * a function-pointer switch, its call sites and the functions that
+ * compare it with NULL: its probes). */
 int multiverse_commit_refs(void *var);
 int multiverse_revert_refs(void *var);
 
 /* The same for one function, given its address, or for one
- * function-pointer switch, given the switch's address. */
+ * function-pointer switch, given the switch's address, with the
+ * functions that compare it with NULL. */
 int multiverse_commit_fn(void *fn);
 int multiverse_revert_fn(void *fn);
 
@@ -150,9 +152,10 @@ int multiverse_revert_fn(void *fn);
 #define multiverse_commit_func multiverse_commit_fn
 #define multiverse_revert_func multiverse_revert_fn
 
-/* 1 if fn (or the function-pointer switch at fn) is bound to a variant,
- * 0 if the generic code runs, negative errno if fn is not multiversed.
- * After a commit, 0 means no variant matched the switches' values. */
+/* 1 if fn (or the function-pointer switch at fn) is bound to a variant
+ * (to a function), 0 if the generic code runs (the indirect calls),
+ * negative errno if fn is not multiversed.  After a commit, 0 means no
+ * variant matched the switches' values. */
 int multiverse_is_committed(void *fn);
 
 /* state 1 binds the switch at var, 0 unbinds it, -1 only queries.

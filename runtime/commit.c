@@ -86,25 +86,41 @@ static const struct mv_desc_variant *plain_code(void *target, const uint8_t **pr
 	return v;
 }
 
-/* A function-pointer switch is bound to a target (the pointer's value at
- * commit): its sites call that directly, wherever it is not NULL and
- * within reach, or hold a copy of its code where they are padded and it
- * is a plain multiversed function that may be copied.  NULL restores the
- * indirect calls.  A site beyond a direct call's reach of the target
- * branches to a far-call gate near it (platform.h, mv_gate), or where no
- * gate can be placed keeps its indirect call (report_unbound()). */
-int mv_apply_fnptr(struct mv_var *v, void *target)
+/* A function-pointer switch is committed to a target (the pointer's
+ * value at commit): its sites call that directly, wherever it is not
+ * NULL and within reach, or hold a copy of its code where they are
+ * padded and it is a plain multiversed function that may be copied.  NULL
+ * restores the indirect calls, but for the sites in probes' "not NULL"
+ * variants, which stay bound to `keep` if it is not NULL.  A site beyond
+ * a direct call's reach branches to a far-call gate near it (platform.h,
+ * mv_gate), or where no gate can be placed keeps its indirect call
+ * (report_unbound()).
+ *
+ * The switch counts as committed, and its probe guards (NULL, not NULL)
+ * are evaluated against target, only where every site will reach target:
+ * a "not NULL" variant has no test before its call, so an indirect call
+ * left there would follow a later write of NULL into a crash. */
+int mv_apply_fnptr(struct mv_var *v, void *target, void *keep)
 {
-	int changed = target != v->active, err;
-	const uint8_t *pristine = 0;
+	int changed = target != v->active, all_bound = 1, kept = 0, err;
+	const uint8_t *pristine = 0, *keep_pristine = 0;
 	const struct mv_desc_variant *code = plain_code(target, &pristine);
+	const struct mv_desc_variant *keep_code = keep ? plain_code(keep, &keep_pristine) : 0;
 
-	v->active = target;
 	for (size_t i = v->site0; i < v->site0 + v->n_sites; i++) {
-		err = mv_site_point(&mv.sites[i], target, 0, code, pristine, v->name);
+		struct mv_site *s = &mv.sites[i];
+		int stays = !target && keep && s->in_probe_variant;
+
+		err = stays ? mv_site_point(s, keep, 0, keep_code, keep_pristine, v->name)
+			    : mv_site_point(s, target, 0, code, pristine, v->name);
 		if (err)
 			return err;
+		all_bound &= !target || s->aim > MV_AREA_ORIG;
+		kept |= stays;
 	}
+	v->active = target;
+	v->reached = target ? target : kept ? keep : 0;
+	v->committed = all_bound;
 	return changed;
 }
 
@@ -134,9 +150,18 @@ static void report_unbound(void)
 	}
 }
 
+/* A probe committed NULL keeps its sites in "not NULL" variants bound
+ * to the function they reached: a thread still inside such a variant,
+ * selected by the last commit, calls that once more, never NULL (the
+ * "NULL" variant that the same batch selects makes no call).  Only
+ * revert and unloading give them back their indirect calls. */
 static int point_fnptr(struct mv_var *v, int bind)
 {
-	return mv_apply_fnptr(v, bind ? *(void **)v->addr : 0);
+	void *target = bind ? *(void **)v->addr : 0;
+	int r = mv_apply_fnptr(v, target, bind ? v->reached : 0);
+
+	v->committed &= bind;
+	return r;
 }
 
 /* Sums the changes of one more function or switch into *total. */
@@ -153,27 +178,38 @@ static int op_all(const char *api, void *addr, int bind)
 	int n = 0, err = 0;
 
 	(void)api, (void)addr;
-	for (size_t i = 0; i < mv.n_fns && !err; i++)
-		err = add(&n, point_fn(&mv.fns[i], bind));
+	/* pointer switches first: probe guards see what they are bound to */
 	for (size_t i = 0; i < mv.n_vars && !err; i++)
 		if (mv.vars[i].flags & MV_VAR_FNPTR)
 			err = add(&n, point_fnptr(&mv.vars[i], bind));
+	for (size_t i = 0; i < mv.n_fns && !err; i++)
+		err = add(&n, point_fn(&mv.fns[i], bind));
+	return err ? err : n;
+}
+
+/* A switch and the functions specialized on it.  A pointer switch is
+ * bound first; the functions that test it against NULL (probes) are then
+ * selected again, so that none keeps a "not NULL" variant whose call no
+ * longer reaches a function. */
+static int point_switch(struct mv_var *v, int bind)
+{
+	int n = 0, err = 0;
+
+	if (v->flags & MV_VAR_FNPTR)
+		err = add(&n, point_fnptr(v, bind));
+	for (size_t i = 0; i < mv.n_fns && !err; i++)
+		if (mv_reads(mv.fns[i].desc, v->addr))
+			err = add(&n, point_fn(&mv.fns[i], bind));
 	return err ? err : n;
 }
 
 static int op_refs(const char *api, void *addr, int bind)
 {
 	struct mv_var *v = mv_find_var(addr);
-	int n = 0, err = 0;
 
 	if (!v)
 		return mv_error(-ENOENT, "%s: %" MV_PRIaddr " is not a multiverse switch", api, addr);
-	if (v->flags & MV_VAR_FNPTR)
-		return point_fnptr(v, bind);
-	for (size_t i = 0; i < mv.n_fns && !err; i++)
-		if (mv_reads(mv.fns[i].desc, addr))
-			err = add(&n, point_fn(&mv.fns[i], bind));
-	return err ? err : n;
+	return point_switch(v, bind);
 }
 
 static int op_one(const char *api, void *addr, int bind)
@@ -184,7 +220,7 @@ static int op_one(const char *api, void *addr, int bind)
 	if (f)
 		return point_fn(f, bind);
 	if (v && v->flags & MV_VAR_FNPTR)
-		return point_fnptr(v, bind);
+		return point_switch(v, bind);
 	return mv_error(-ENOENT, "%s: %" MV_PRIaddr " is not a multiversed function or function-pointer switch",
 			api, addr);
 }
@@ -192,16 +228,21 @@ static int op_one(const char *api, void *addr, int bind)
 /* The bodies functions and pointer switches reach, to restore when a
  * batch could not be written: room for them is made when the tables
  * grow (mv_batch_reserve), so that no batch allocates. */
-static void **saved_fn, **saved_var;
+struct saved_var {
+	void *active, *reached;
+	int committed;
+};
+static void **saved_fn;
+static struct saved_var *saved_var;
 static size_t cap_fn, cap_var;
 
-static int grow(void ***p, size_t *cap, size_t n)
+static int grow(void **p, size_t *cap, size_t n, size_t size)
 {
-	void **q;
+	void *q;
 
 	if (n <= *cap)
 		return 0;
-	if (n > SIZE_MAX / sizeof *q || !(q = realloc(*p, n * sizeof *q)))
+	if (n > SIZE_MAX / size || !(q = realloc(*p, n * size)))
 		return -ENOMEM;
 	*p = q;
 	*cap = n;
@@ -210,8 +251,8 @@ static int grow(void ***p, size_t *cap, size_t n)
 
 int mv_batch_reserve(size_t n_fns, size_t n_vars)
 {
-	return grow(&saved_fn, &cap_fn, n_fns) || grow(&saved_var, &cap_var, n_vars) ?
-	       -ENOMEM : 0;
+	return grow((void **)&saved_fn, &cap_fn, n_fns, sizeof *saved_fn) ||
+	       grow((void **)&saved_var, &cap_var, n_vars, sizeof *saved_var) ? -ENOMEM : 0;
 }
 
 static void save_actives(void)
@@ -219,15 +260,19 @@ static void save_actives(void)
 	for (size_t i = 0; i < mv.n_fns; i++)
 		saved_fn[i] = mv.fns[i].active;
 	for (size_t i = 0; i < mv.n_vars; i++)
-		saved_var[i] = mv.vars[i].active;
+		saved_var[i] = (struct saved_var){ mv.vars[i].active, mv.vars[i].reached,
+						   mv.vars[i].committed };
 }
 
 static void restore_actives(void)
 {
 	for (size_t i = 0; i < mv.n_fns; i++)
 		mv.fns[i].active = saved_fn[i];
-	for (size_t i = 0; i < mv.n_vars; i++)
-		mv.vars[i].active = saved_var[i];
+	for (size_t i = 0; i < mv.n_vars; i++) {
+		mv.vars[i].active = saved_var[i].active;
+		mv.vars[i].reached = saved_var[i].reached;
+		mv.vars[i].committed = saved_var[i].committed;
+	}
 }
 
 /* Areas a failed batch left stuck (poke.c) are rewritten by every later
@@ -294,7 +339,7 @@ int mv_committed_any(void)
 		if (mv.fns[i].active != mv.fns[i].generic)
 			return 1;
 	for (size_t i = 0; i < mv.n_vars; i++)
-		if (mv.vars[i].flags & MV_VAR_FNPTR && mv.vars[i].active)
+		if (mv.vars[i].flags & MV_VAR_FNPTR && mv.vars[i].reached)
 			return 1;
 	return 0;
 }

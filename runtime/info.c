@@ -156,6 +156,11 @@ static void dump_var(const struct mv_printer *out, const struct mv_var *v)
 		out->print(out->ctx, "function pointer, value %p, ", *(void **)v->addr);
 		if (v->active)
 			out->print(out->ctx, "committed to %p\n", v->active);
+		else if (v->committed && v->reached)
+			out->print(out->ctx, "committed to NULL, its sites still reach %p\n",
+				   v->reached);
+		else if (v->committed)
+			out->print(out->ctx, "committed to NULL\n");
 		else
 			out->print(out->ctx, "not committed\n");
 		dump_sites(out, v->site0, v->n_sites);
@@ -168,6 +173,14 @@ static void dump_var(const struct mv_printer *out, const struct mv_var *v)
 	out->print(out->ctx, "\n");
 }
 
+/* A probe's guard (a function-pointer switch's) as text, or NULL. */
+static const char *probe_state(const struct mv_desc_guard *g)
+{
+	if (!g->low)
+		return !g->high ? "== NULL" : g->high == -1 ? "== NULL or not" : 0;
+	return g->low == 1 && g->high == -1 ? "!= NULL" : 0;
+}
+
 static void dump_variant(const struct mv_printer *out, const struct mv_desc_variant *x, unsigned i)
 {
 	out->print(out->ctx, "  variant %u at %p:", i, x->body);
@@ -176,6 +189,12 @@ static void dump_variant(const struct mv_printer *out, const struct mv_desc_vari
 		const struct mv_var *v = mv_find_var(g->var);
 		int sgn = v && v->flags & MV_VAR_SIGNED;
 
+		const char *probe = v && v->flags & MV_VAR_FNPTR ? probe_state(g) : 0;
+
+		if (probe) {
+			out->print(out->ctx, "%s %s %s", j ? "," : "", v->name, probe);
+			continue;
+		}
 		out->print(out->ctx, "%s %s in [", j ? "," : "", v ? v->name : "(unknown switch)");
 		print_value(out, sgn, g->low);
 		out->print(out->ctx, ", ");

@@ -86,7 +86,14 @@ struct mv_var {
 	unsigned flags;           /* MV_VAR_* */
 	int bound;
 	int owned_name;           /* name is our copy, freed with the record */
-	void *active;             /* fn-pointer switch: target in its sites */
+	void *active;             /* fn-pointer switch: what it is committed to */
+	void *reached;            /* ... what its sites call: active, or where
+				     it is committed NULL, the last function
+				     its sites in "not NULL" variants stay
+				     bound to (commit.c) */
+	int committed;            /* fn-pointer switch: bound to active (NULL
+				     too) with every site reaching it, which
+				     its guards are evaluated against */
 	size_t site0, n_sites;    /* fn-pointer switch: its run in mv.sites */
 	unsigned unbound;         /* sites left indirect, as last reported */
 	void *unbound_target;     /* ... for this target */
@@ -111,6 +118,8 @@ struct mv_site {
 	uint8_t pad;              /* bytes of NOPs before the call (checked) */
 	uint8_t via_region;       /* region was written last: its cur says what runs */
 	uint8_t via_switch;       /* a call through a function-pointer switch */
+	uint8_t aim;              /* the state the last mv_site_point() asked for */
+	uint8_t in_probe_variant; /* MV_SITE_IN_PROBE_VARIANT */
 	struct mv_area *region;   /* a padded site's region (region.c), or NULL */
 };
 
@@ -164,7 +173,7 @@ int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
 
 /* commit.c */
 int mv_apply_fn(struct mv_fn *f, void *body);
-int mv_apply_fnptr(struct mv_var *v, void *target);
+int mv_apply_fnptr(struct mv_var *v, void *target, void *keep);
 void *mv_selected(const struct mv_fn *f);
 int mv_batch(int (*op)(void *ctx), void *ctx);
 int mv_batch_reserve(size_t n_fns, size_t n_vars);

@@ -32,6 +32,11 @@ static int bind_module(void *ctx)
 	const struct mv_module *m = ctx;
 	int err = 0;
 
+	/* pointer switches first: the module's probes are selected on what
+	 * they are bound to, new sites included */
+	for (size_t i = 0; i < mv.n_vars && err >= 0; i++)
+		if (mv.vars[i].flags & MV_VAR_FNPTR && mv.vars[i].reached)
+			err = mv_apply_fnptr(&mv.vars[i], mv.vars[i].active, mv.vars[i].reached);
 	for (size_t i = 0; i < mv.n_fns && err >= 0; i++) {
 		struct mv_fn *f = &mv.fns[i];
 
@@ -41,9 +46,6 @@ static int bind_module(void *ctx)
 		} else if (f->active != f->generic)
 			err = mv_apply_fn(f, f->active);     /* new sites only */
 	}
-	for (size_t i = 0; i < mv.n_vars && err >= 0; i++)
-		if (mv.vars[i].flags & MV_VAR_FNPTR && mv.vars[i].active)
-			err = mv_apply_fnptr(&mv.vars[i], mv.vars[i].active);
 	return err < 0 ? err : 0;
 }
 
@@ -72,12 +74,22 @@ static int in_spans(const struct unload *u, const void *p)
 	return mv_in_spans(u->spans, u->n, p);
 }
 
+/* A pointer switch that the unloading takes away its target from. */
+static int loses_target(const struct mv_var *v, const struct unload *u)
+{
+	return v && v->flags & MV_VAR_FNPTR && v->reached &&
+	       (in_spans(u, v->addr) || in_spans(u, v->reached));
+}
+
+/* Whether f's variants test a switch in the module, or a probe bound to
+ * a function in it. */
 static int reads_switch_in(const struct mv_fn *f, const struct unload *u)
 {
 	for (uint32_t i = 0; i < f->desc->n_variants; i++) {
 		const struct mv_desc_variant *v = &f->desc->variants[i];
 		for (uint32_t g = 0; g < v->n_guards; g++)
-			if (in_spans(u, v->guards[g].var))
+			if (in_spans(u, v->guards[g].var) ||
+			    loses_target(mv_find_var(v->guards[g].var), u))
 				return 1;
 	}
 	return 0;
@@ -119,11 +131,10 @@ static int let_go(void *ctx)
 	for (size_t i = 0; i < mv.n_vars && !err; i++) {
 		struct mv_var *v = &mv.vars[i];
 
-		if (!(v->flags & MV_VAR_FNPTR) || !v->active)
-			continue;
-		if (in_spans(u, v->addr) || in_spans(u, v->active)) {
+		if (loses_target(v, u)) {
 			err = restore_sites(u, v->site0, v->n_sites, v->name);
-			v->active = 0;
+			v->active = v->reached = 0;
+			v->committed = 0;
 		}
 	}
 	return err;

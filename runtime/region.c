@@ -233,6 +233,7 @@ int mv_region_point(struct mv_site *s, const void *body, const struct mv_body *i
 	err = mv_area_set(r, buf, state, "site", name);
 	if (r->state == MV_AREA_SKIPPED)        /* one site, left alone whole */
 		s->area.state = MV_AREA_SKIPPED;
+	s->aim = r->state < MV_AREA_ORIG ? r->state : state;
 	return err;
 }
 

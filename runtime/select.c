@@ -19,14 +19,23 @@ int64_t mv_switch_read(const void *addr, unsigned width, int is_signed)
 	}
 }
 
-/* An unknown or unbound switch may have any value: no guard holds. */
+/* An unknown or unbound switch may have any value: no guard holds.  A
+ * function-pointer switch's guards (a probe: NULL or not) hold for the
+ * target it is committed to, never for its current value: a "not NULL"
+ * variant calls without a test, which only a bound call makes safe. */
 int mv_guard_holds(const struct mv_desc_guard *g, const struct mv_var *var)
 {
 	int64_t v;
 
 	if (!var || !var->bound)
 		return 0;
-	v = mv_switch_read(var->addr, var->width, var->flags & MV_VAR_SIGNED);
+	if (var->flags & MV_VAR_FNPTR) {
+		if (!var->committed)
+			return 0;
+		v = (int64_t)(uintptr_t)var->active;
+	} else {
+		v = mv_switch_read(var->addr, var->width, var->flags & MV_VAR_SIGNED);
+	}
 	if (var->flags & MV_VAR_SIGNED)
 		return g->low <= v && v <= g->high;
 	return (uint64_t)g->low <= (uint64_t)v && (uint64_t)v <= (uint64_t)g->high;

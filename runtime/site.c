@@ -181,14 +181,17 @@ int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl
 }
 
 /* Points site s at body: a copy of variant v in its region if it has one
- * and v fits there (region.c), else as mv_site_bytes() says. */
+ * and v fits there (region.c), else as mv_site_bytes() says.  s->aim
+ * tells what the site will hold once the batch is written: MV_AREA_ORIG
+ * or below where it keeps or was left its compiler's call. */
 int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl,
 		  const struct mv_desc_variant *v, const uint8_t *pristine,
 		  const char *name)
 {
 	uint8_t buf[MV_AREA_MAX];
-	int state;
+	int state, err;
 
+	s->aim = s->area.state;
 	if (s->area.state < MV_AREA_ORIG)
 		return 0;
 	if (s->region) {
@@ -197,5 +200,7 @@ int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl
 			return r;
 	}
 	state = mv_site_bytes(s, body, inl, buf);
-	return mv_area_set(&s->area, buf, state, "site", name);
+	err = mv_area_set(&s->area, buf, state, "site", name);
+	s->aim = s->area.state < MV_AREA_ORIG ? s->area.state : state;
+	return err;
 }

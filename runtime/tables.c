@@ -208,6 +208,7 @@ static int merge_sites(const struct mv_module *m)
 			.area = { .addr = d->site, .state = MV_AREA_UNRESOLVED },
 			.callee = d->callee,
 			.pad = d->pad <= MV_INLINE_MAX ? d->pad : 0xff,
+			.in_probe_variant = !!(d->flags & MV_SITE_IN_PROBE_VARIANT),
 		};
 	sort_table(mv.sites, mv.n_sites, sizeof *mv.sites, 2, &tmp);
 	for (size_t i = 0; i < mv.n_sites; i++) {

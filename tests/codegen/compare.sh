@@ -12,12 +12,23 @@ tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 
 body() { # asm-file function: its instructions, .L labels renumbered; a
 	# label nothing in the function refers to makes no code and is left
-	# out (the plugin labels what inlining copies: gcc/inline.cc)
+	# out (the plugin labels what inlining copies: gcc/inline.cc), and so
+	# is a call site's padding that the unit's end sized to no bytes
 	awk -v f="$2" '
+		NR == FNR {
+			if ($1 == ".set" && $2 ~ /^\.LMVP[0-9]+,$/)
+				pad[substr($2, 1, length($2) - 1)] = $3
+			next
+		}
 		# comments, which clang writes many of ("# " on x86-64, "//"
 		# on AArch64, where "#1" is an immediate and stays)
 		{ sub(/(^|[ \t]+)(# |\/\/).*$/, "") }
 		$0 == f ":" { on = 1; next }
+		on && /^#(NO_)?APP$/ { next }
+		on && $1 == ".nops" && ($2 in pad) && $3 == "-" {
+			k = $4; gsub(/[()]/, "", k)
+			if (pad[$2] - k == 0) next
+		}
 		on && (/^\t\.size\t/ || /^\.Lfunc_end/) { exit }
 		on && $0 != "" && !/^\t\./ && !/^\.LF[BE]/ && !/^\.LVL/ && !/^\.LCFI/ &&
 		!/^\.Ltmp/ {
@@ -44,7 +55,7 @@ body() { # asm-file function: its instructions, .L labels renumbered; a
 				}
 				print out line
 			}
-		}' "$1"
+		}' "$1" "$1"
 }
 
 "$mvcc" "$@" -S -o "$tmp/mv.s" "$src" || exit 1

@@ -47,8 +47,8 @@ if p.wait():
     fail(f"the program exited with {p.returncode}")
 if sum(f["skipped"] for f in fns.values()) != 1:
     fail("the program's rewritten site is not the one site the runtime skipped")
-if len(fns) != 6 or len(variables) != 6:
-    fail(f"the program reported {len(fns)} functions and {len(variables)} switches, not 6 and 6")
+if len(fns) != 7 or len(variables) != 7:
+    fail(f"the program reported {len(fns)} functions and {len(variables)} switches, not 7 and 7")
 
 if live:
     modules = json.loads(live)["modules"]
@@ -101,6 +101,9 @@ if live:
         for name in list(fns) + list(variables):
             if name not in live_text:
                 fail(f"the text view does not show {name}")
+        for text in ("watch == NULL", "watch != NULL"):
+            if text not in live_text:
+                fail(f"the text view does not show the probe's guard {text}")
 
 # From the files alone: the same functions, variants and sites (a
 # function's sites are in both files when the program calls it too).
@@ -115,7 +118,8 @@ for name, api in fns.items():
         fail(f"{name}: {in_files.get(name, 0)} sites in the files, {api['sites']} by the API")
 if in_files.get("lib_scale", 0) < 2:
     fail("no site in the program calls lib_scale")
-for path, expect in ((program, ("by_width", "by_level", "by_tracked", "tiny", "called")),
+for path, expect in ((program, ("by_width", "by_level", "by_tracked", "tiny", "called",
+                                "probed")),
                      (library, ("lib_scale",))):
     out = run_inspect("--json", path)
     if not out:
@@ -128,6 +132,13 @@ for path, expect in ((program, ("by_width", "by_level", "by_tracked", "tiny", "c
         if name in got and len(got[name]["variants"]) != fns.get(name, {}).get("variants"):
             fail(f"{path}: {name} has {len(got[name]['variants'])} variants in the file")
         clauses = sum(len(v["guards"]) for v in got.get(name, {}).get("variants", []))
+        probes = sorted(g.get("probe") or "" for v in got.get(name, {}).get("variants", [])
+                        for c in v["guards"] for g in c)
+        if name == "probed" and probes != ["NULL", "not NULL"]:
+            fail(f"{path}: probed's guards are {probes}, not NULL and not NULL")
+    watch_sites = [s for s in m["sites"] if s["callee"] == "watch"]
+    if path == program and sum(s["in_probe_variant"] for s in watch_sites) != 1:
+        fail(f"{path}: of watch's sites {watch_sites}, not one in the variant for not NULL")
         if name == "by_width" and clauses != 3:
             fail(f"{path}: by_width's variants have {clauses} guards, not 3 (one per value)")
     if "live" in out and json.loads(out)["live"]:

@@ -22,6 +22,7 @@ MULTIVERSE_VALUES(0, 2, 4) int width;
 MULTIVERSE enum level level;
 MULTIVERSE_TRACKED int tracked;           /* unbound: its readers stay generic */
 MULTIVERSE int (*hook)(int);
+MULTIVERSE void (*watch)(int);            /* a probe */
 struct config {
 	MULTIVERSE _Bool fast;
 	int other;
@@ -38,6 +39,14 @@ MULTIVERSE int by_width(int x) { return width == 4 ? x << 2 : x + 1; }
 MULTIVERSE int by_level(int x) { return level == HIGH ? x * 3 : level == MID ? x - 1 : x; }
 MULTIVERSE int by_tracked(int x) { return tracked ? x : -x; }
 MULTIVERSE int tiny(void) { return config.fast; }
+static int watched;
+static void count(int x) { watched += x; }
+MULTIVERSE int probed(int x)
+{
+	if (watch)
+		watch(x);
+	return x + 1;
+}
 
 /* padded sites bound by calls (its variants call out): their padding
  * starts with a jump to the call, which is no copy */
@@ -49,7 +58,7 @@ __attribute__((noinline)) int use(int x)
 {
 	return by_width(x) + by_level(x) + by_tracked(x) + tiny() + hook(x) + lib_use(x) +
 	       lib_scale(x) +          /* a site calling into the library */
-	       called(x);
+	       called(x) + probed(x);
 }
 __attribute__((noinline)) int tail(int x) { return by_level(x); }
 __attribute__((noinline)) int other(int x) { __asm__ volatile(""); return x; }
@@ -86,6 +95,7 @@ int main(void)
 	width = 4;
 	level = MID;
 	hook = twice;
+	watch = count;
 	config.fast = 1;
 	if (multiverse_init() < 0 || redirect_site() < 0) {
 		printf("error\tcannot rewrite the site in rewritten()\n");
@@ -103,11 +113,13 @@ int main(void)
 	report_fn(by_tracked);
 	report_fn(tiny);
 	report_fn(called);
+	report_fn(probed);
 	report_var(&width, width);
 	report_var(&level, level);
 	report_var(&tracked, tracked);
 	report_var(&config.fast, config.fast);
 	report_var(&hook, (long long)(unsigned long)hook);
+	report_var(&watch, (long long)(unsigned long)watch);
 	lib_report();
 	printf("ready\n");
 	fflush(stdout);

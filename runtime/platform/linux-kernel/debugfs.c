@@ -46,6 +46,10 @@ static void show_switch(struct seq_file *m, const struct mv_var *v)
 		seq_printf(m, "switch %s: function pointer %ps, ", v->name, *(void **)v->addr);
 		if (v->active)
 			seq_printf(m, "committed to %ps\n", v->active);
+		else if (v->committed && v->reached)
+			seq_printf(m, "committed to NULL, its sites still reach %ps\n", v->reached);
+		else if (v->committed)
+			seq_puts(m, "committed to NULL\n");
 		else
 			seq_puts(m, "not committed\n");
 		show_sites(m, v->site0, v->n_sites);
