@@ -33,7 +33,7 @@ done
 # Each program: its candidates' setup checks (commit worked, the code does
 # what the mode says), then a few samples of every candidate.
 for o in "${builds[@]}"; do
-	for b in spinlock-0 pvops-0 tailcall-0 padding; do
+	for b in spinlock-0 pvops-0 tailcall-0 probe-0 padding; do
 		t=$tmp/${o//\//_}.${b%-0}
 		$o/bin/$b --rounds 3 --inner 10 --cold-inner 2 --samples "$t.samples" \
 			>"$t.csv" || fail "$o/bin/$b exited with status $?"

@@ -25,8 +25,14 @@ CYCLE_TOLERANCE = 0.02                     # committed within 2% of static
 INLINE_TARGET = {"GCC": 0.90, "Clang": 0.95}
 
 # Which static build a committed (or other) candidate is held against.
-BASELINE = {"spinlock": "static", "pvops": "static", "tailcall": "static"}
-DYNAMIC = {"spinlock": "dynamic", "pvops": "indirect", "tailcall": "dynamic"}
+BASELINE = {"spinlock": "static", "pvops": "static", "tailcall": "static", "probe": "static"}
+DYNAMIC = {"spinlock": "dynamic", "pvops": "indirect", "tailcall": "dynamic", "probe": "dynamic"}
+
+# LOPI (seeds/002, Table 6.2): SPEC CPU2000 with its probes on, against
+# the programs without them: 1.22x the cycles on average (source-level
+# instrumentation 1.06x, inlined 1.02x).  Whole programs, where ours is
+# one call: the table only puts the ratios side by side.
+LOPI_ON = {"LOPI": 1.22, "source": 1.06, "source, inlined": 1.02}
 
 
 def f(x, fmt="{:.2f}"):
@@ -105,9 +111,10 @@ def print_targets(idx):
         s = idx.get((b, op, BASELINE[b], mode), {})
         dyn = idx.get((b, op, DYNAMIC[b], mode), {})
         what = f"{b} {op} {mode}".replace(" -", "")
-        # Same instructions as the static build.
+        # As many instructions as the static build, or fewer (a variant
+        # that commit puts into the call instruction itself).
         if "ir" in d and "ir" in s:
-            ok = d["ir"] == s["ir"]
+            ok = d["ir"] <= s["ir"]
             met_all &= ok
             print(f"  [{'met' if ok else 'MISSED'}] {what}: {d['ir']:.0f} instructions,"
                   f" static {s['ir']:.0f}")
@@ -153,6 +160,26 @@ def print_targets(idx):
     print(f"  => {'all targets met' if met_all else 'some targets missed (see README)'}")
 
 
+def print_probe(idx):
+    """A probe off and on: each build's cost per call against the #ifdef
+    build of the same mode (off: no probe; on: a plain direct call of the
+    hook), in instructions and warm median ticks, beside LOPI's ratios."""
+    print("\nProbes (probe/: one call of a probed function; ratio to the #ifdef build"
+          " of the same mode, off = no probe, on = a direct call of the hook)")
+    print(f"  {'mode':<5} {'build':<15} {'Ir':>4} {'ratio':>6} {'ticks':>7} {'ratio':>6}")
+    for mode in ("off", "on"):
+        s = idx.get(("probe", "call of a probed function", "static", mode), {})
+        for build in ("static", "dynamic", "mv-uncommitted", "mv-committed"):
+            d = idx.get(("probe", "call of a probed function", build, mode), {})
+            ir_r = d["ir"] / s["ir"] if "ir" in d and s.get("ir") else None
+            t_r = (d["warm_med"] / s["warm_med"] if "warm_med" in d and s.get("warm_med")
+                   else None)
+            print(f"  {mode:<5} {build:<15} {f(d.get('ir'), '{:.0f}'):>4} {f(ir_r):>6}"
+                  f" {f(d.get('warm_med')):>7} {f(t_r):>6}")
+    print("  LOPI, whole SPEC CPU2000 programs with probes on against none (cycles): " +
+          ", ".join(f"{k} {v:.2f}x" for k, v in LOPI_ON.items()))
+
+
 def print_by_arch(ir, ir_a64):
     """Instructions per iteration, x86-64 beside AArch64 (both callgrind,
     empty loop subtracted), and whether each committed build runs as many
@@ -177,7 +204,7 @@ def print_by_arch(ir, ir_a64):
             if build != "mv-committed" or s is None:
                 continue
             d = idx.get((b, op, DYNAMIC[b], mode))
-            print(f"  [{'met' if v == s else 'MISSED'}] {name} {b} {op} {mode}:"
+            print(f"  [{'met' if v <= s else 'MISSED'}] {name} {b} {op} {mode}:"
                   f" committed {v:.0f}, static {s:.0f}, dynamic {f(d, '{:.0f}')}")
 
 
@@ -203,7 +230,7 @@ def print_by_compiler(gcc, clang):
         s = clang.get((b, op, BASELINE.get(b), mode), {})
         if build != "mv-committed" or "ir" not in d or "ir" not in s:
             continue
-        ok = ir(d) == ir(s)
+        ok = ir(d) <= ir(s)
         print(f"  [{'met' if ok else 'MISSED'}] Clang {b} {op} {mode}: committed {ir(d)},"
               f" static {ir(s)} instructions")
 
@@ -287,6 +314,7 @@ def main():
         idx = micro_index(timing, ir)
         print_micro(idx, timing)
         print_paper_spin(idx)
+        print_probe(idx)
         print_targets(idx)
     if ir is None:
         print("\n(instruction counts not measured: no instructions.csv)")
