@@ -469,10 +469,14 @@ std::vector<Variant> specialize(Function &f, unsigned cap)
 				v.guards.push_back({ vars[k], value, value ? -1 : 0 });
 				mv_probe_switches.insert(vars[k]->addr);
 				mv_probe_fold(probe_loads(*c, vars[k]), value);
-				if (value)
+				/* its calls through the probe stay in it, where
+				 * sites.cpp flags them: not outlined (-Oz) */
+				if (value) {
 					c->addFnAttr(MV_PROBE_SET_ATTR, c->getFnAttribute(
 						MV_PROBE_SET_ATTR).getValueAsString().str() +
 						mv_probe_key(vars[k]->gv->getName().str(), vars[k]->offset));
+					c->addFnAttr("nooutline");
+				}
 				continue;
 			}
 			v.guards.push_back({ vars[k], value, value });

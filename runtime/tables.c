@@ -251,9 +251,15 @@ void mv_link(void)
 		}
 		*site0 = i;
 		*n = j - i;
-		for (size_t k = i; k < j; k++)
+		for (size_t k = i; k < j; k++) {
 			if (mv.sites[k].area.state == MV_AREA_UNRESOLVED)
 				mv_site_resolve(&mv.sites[k], f, name);
+			/* a new site, not bound yet (the module's binding
+			 * batch failed, or is to come): the switch's probe
+			 * guards hold no more until a batch binds it */
+			if (v && v->active && mv_site_state(&mv.sites[k]) <= MV_AREA_ORIG)
+				v->committed = 0;
+		}
 	}
 	mv_poke_areas_changed();
 }

@@ -112,7 +112,7 @@ def print_targets(idx):
         dyn = idx.get((b, op, DYNAMIC[b], mode), {})
         what = f"{b} {op} {mode}".replace(" -", "")
         # As many instructions as the static build, or fewer (a variant
-        # that commit puts into the call instruction itself).
+        # that commit copies into the call site).
         if "ir" in d and "ir" in s:
             ok = d["ir"] <= s["ir"]
             met_all &= ok

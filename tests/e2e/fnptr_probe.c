@@ -48,6 +48,13 @@ MULTIVERSE __attribute__((noinline)) int ne_null(int x)
 
 MULTIVERSE __attribute__((noinline)) int is_on(void) { return probe != NULL; }
 
+MULTIVERSE __attribute__((noinline)) int both(int x, int y)
+{
+	if (probe && y)
+		probe(x);
+	return x;
+}
+
 MULTIVERSE __attribute__((noinline)) int as_number(int x)
 {
 	if ((uintptr_t)probe != 0)
@@ -164,7 +171,7 @@ int main(void)
 	/* Committed while set: bound calls, which stay after NULL is written. */
 	CHECK(multiverse_commit() >= 0);
 	CHECK(committed(plain_if) && committed(tail) && committed(member));
-	CHECK(committed(as_number));
+	CHECK(committed(as_number) && committed(both));
 	CHECK(!committed(local_copy));
 	CHECK_EQ(sites_hold(&probe, MULTIVERSE_SITE_ORIGINAL), 0);
 	CHECK_EQ(sites_hold(&probe, MULTIVERSE_SITE_SKIPPED), 0);
@@ -173,7 +180,9 @@ int main(void)
 	CHECK_EQ(all(2), 10);
 	seen = 0;
 	as_number(3);
-	CHECK_EQ(seen, 3);
+	both(4, 1);
+	both(100, 0);
+	CHECK_EQ(seen, 7);
 	seen = 0;
 	local_copy(1);
 	CHECK_EQ(seen, 0);      /* the generic tests the pointer */

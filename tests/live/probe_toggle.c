@@ -5,7 +5,8 @@
  * through a site, a tail call and a pointer, and while one more thread
  * switches the pointer between two hooks without committing.  A commit
  * reads the pointer once: the variant it selects must be the one for
- * what it bound the sites to.  The generic tests the pointer and calls
+ * what it bound the sites to, whatever the writer (which also writes
+ * NULL) does meanwhile.  The generic tests the pointer and calls
  * through it as C does, reading it twice, so the other threads start
  * once the function is committed and nothing reverts it until they
  * stop: then NULL may be written at any time.  A bound "not NULL"
@@ -60,11 +61,10 @@ static void *writer(void *arg)
 	unsigned seed = 7;
 
 	(void)arg;
+	static void (*const values[])(long) = { count, count2, NULL };
+
 	while (!atomic_load_explicit(&stop, memory_order_relaxed))
-		if (__atomic_load_n(&trace, __ATOMIC_RELAXED))
-			__atomic_compare_exchange_n(&trace, &(void (*)(long)){ count },
-				live_rand(&seed) & 1 ? count : count2, 0,
-				__ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		__atomic_store_n(&trace, values[live_rand(&seed) % 3], __ATOMIC_RELAXED);
 	return NULL;
 }
 

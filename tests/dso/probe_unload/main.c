@@ -61,9 +61,13 @@ int main(int argc, char **argv)
 	CHECK(!committed(step));
 	CHECK_EQ(multiverse_is_committed(&trace), 0);
 	CHECK_EQ(call_step(3), 8);       /* the generic: trace is NULL */
+	/* The probe's sites call through the pointer again. */
+	trace = local_trace;
+	CHECK_EQ(call_step(2), 6);
+	CHECK_EQ(local_seen, 2);
+	local_seen = 0;
 
 	/* Later commits work, with a probe of the executable's own. */
-	trace = local_trace;
 	CHECK(multiverse_commit() > 0);
 	CHECK(committed(step));
 	CHECK_EQ(call_step(5), 12);
