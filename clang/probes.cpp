@@ -44,8 +44,29 @@ bool null_test(User *u, Value *v)
 		(isa<ConstantInt>(other) && cast<ConstantInt>(other)->isZero()));
 }
 
+/* A use that -fsanitize=function's check before a call makes of the
+ * callee: the type signature before it read (loads marked nosanitize,
+ * through a getelementptr), or its address passed as a number to the
+ * report.  In a variant for "not NULL" the check reads what the pointer
+ * holds then, as before any call through a switch (README,
+ * -fsanitize=function); it does not decide where the call goes. */
+bool sanitizer_use(User *u)
+{
+	if (auto *gep = dyn_cast<GetElementPtrInst>(u)) {
+		for (User *g : gep->users()) {
+			auto *load = dyn_cast<LoadInst>(g);
+			if (!load || !load->hasMetadata(LLVMContext::MD_nosanitize))
+				return false;
+		}
+		return true;
+	}
+	auto *call = dyn_cast<CallBase>(u);
+	Function *f = call ? call->getCalledFunction() : nullptr;
+	return f && f->getName().starts_with("__ubsan_handle_");
+}
+
 /* The NULL tests that load goes into; false if it goes elsewhere too
- * than into those and the called operand of calls. */
+ * than into those, the called operand of calls and a sanitizer's check. */
 bool tests_of(LoadInst *load, std::vector<ICmpInst *> &tests)
 {
 	bool traced = true;
@@ -57,9 +78,11 @@ bool tests_of(LoadInst *load, std::vector<ICmpInst *> &tests)
 			for (User *nu : num->users()) {
 				if (null_test(nu, num))
 					tests.push_back(cast<ICmpInst>(nu));
-				else
+				else if (!sanitizer_use(nu))
 					traced = false;
 			}
+		} else if (sanitizer_use(u.getUser())) {
+			continue;
 		} else if (!call || !call->isCallee(&u)) {
 			traced = false;
 		}
