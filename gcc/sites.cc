@@ -129,6 +129,7 @@ struct sites_pass : public rtl_opt_pass {
 			if (f)
 				plant_entry(*f);
 		}
+		auto probes = mv_probe_set_in.find(current_function_decl);
 		for (rtx_insn *i = get_insns(); i; i = NEXT_INSN(i)) {
 			if (!CALL_P(i))
 				continue;
@@ -149,7 +150,6 @@ struct sites_pass : public rtl_opt_pass {
 					INSN_LOCATION(i));
 			emit_asm_before(i, ".LMVS" + std::to_string(n) + ":",
 					INSN_LOCATION(i));
-			auto probes = mv_probe_set_in.find(current_function_decl);
 			bool in_probe_variant = probes != mv_probe_set_in.end() &&
 				is_one_of(callee, probes->second);
 			mv_sites.push_back({ n, mv_arch_call_len(i), (bool)SIBLING_CALL_P(i),
@@ -206,9 +206,11 @@ tree switch_loaded_by(rtx mem)
 tree calls_probe_unseen(rtx addr, const mv_reg_defs &defs, const std::vector<tree> &sws,
 			int depth = 0)
 {
-	if (MEM_P(addr))
-		return is_one_of(mv_switch_read_by(addr), sws) ||
-		       !is_one_of(switch_loaded_by(addr), sws) ? NULL_TREE : switch_loaded_by(addr);
+	if (MEM_P(addr)) {
+		tree sw = switch_loaded_by(addr);
+		return is_one_of(sw, sws) && !is_one_of(mv_switch_read_by(addr), sws) ?
+		       sw : NULL_TREE;
+	}
 	if (!REG_P(addr) || depth > 4)
 		return NULL_TREE;
 	auto srcs = defs.srcs.find(REGNO(addr));
