@@ -60,6 +60,7 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #else
+#include <errno.h>
 #include <stdio.h>
 #endif
 
@@ -105,6 +106,8 @@ struct mv_info_fn {
 	unsigned n_sites;         /* recorded call sites */
 	unsigned n_sites_inlined; /* sites holding an inlined body now */
 	unsigned n_sites_skipped; /* sites left alone: unexpected bytes */
+	void *redirect;           /* where multiverse_redirect() sends its
+				     calls instead of active, or NULL */
 };
 
 /* What a call site holds now (mv_info_site.holds). */
@@ -165,6 +168,21 @@ int multiverse_is_committed(void *fn);
  * time, or the generic.  Takes effect at the next commit. */
 int multiverse_bind(void *var, int state);
 
+#ifndef __KERNEL__
+/* Live update: from its return on, every call of the multiversed
+ * function old_fn goes to new_fn, a function of the same type (a new
+ * version, say, from a module just loaded with dlopen()): its call sites
+ * call new_fn, and its entry jumps there.  new_fn NULL undoes it, to what
+ * commit and revert chose meanwhile; they write nothing while it lasts.
+ * Returns 0 or a negative errno value, with nothing written: -ENOENT if
+ * old_fn is not multiversed (or new_fn's module cannot be kept loaded),
+ * -ELOOP if new_fn leads back to it, -EINVAL for an entry that cannot be
+ * patched or a new_fn inside the runtime or a variant's body, -EFAULT if
+ * new_fn is in no executable segment, -ERANGE if it is out of reach.
+ * Multiverse binds calls; it does not migrate data. */
+int multiverse_redirect(void *old_fn, void *new_fn);
+#endif
+
 const struct mv_info_fn *multiverse_info_fn(void *fn);
 const struct mv_info_var *multiverse_info_var(void *var);
 /* Call site i (0 to n_sites - 1, as multiverse_info_fn() or
@@ -201,6 +219,10 @@ static inline int multiverse_revert_fn(void *fn) { (void)fn; return 0; }
 #define multiverse_revert_func multiverse_revert_fn
 static inline int multiverse_is_committed(void *fn) { (void)fn; return 0; }
 static inline int multiverse_bind(void *var, int state) { (void)var; (void)state; return 0; }
+#ifndef __KERNEL__
+/* Without the runtime no call can be redirected: -ENOSYS. */
+static inline int multiverse_redirect(void *old_fn, void *new_fn) { (void)old_fn; (void)new_fn; return -ENOSYS; }
+#endif
 static inline const struct mv_info_fn *multiverse_info_fn(void *fn) { (void)fn; return 0; }
 static inline const struct mv_info_var *multiverse_info_var(void *var) { (void)var; return 0; }
 static inline const struct mv_info_site *multiverse_info_site(void *fn, unsigned i)
@@ -225,6 +247,7 @@ static inline const char *multiverse_version(void) { return ""; }
  *     multiverse_is_committed(static_cast<int (*)(int)>(util::over));
  * A virtual member function's pointer names no one function: it gives a
  * NULL address, which the runtime refuses with -EINVAL. */
+#include <cstddef>
 #include <cstring>
 #include <type_traits>
 
@@ -267,6 +290,32 @@ MULTIVERSE_FN_OVERLOADS_(int, multiverse_revert_fn)
 MULTIVERSE_FN_OVERLOADS_(int, multiverse_is_committed)
 MULTIVERSE_FN_OVERLOADS_(const struct mv_info_fn *, multiverse_info_fn)
 #undef MULTIVERSE_FN_OVERLOADS_
+#ifndef __KERNEL__
+/* old and new of one type; new may also be what dlsym() returns, or
+ * nullptr, which undoes the redirect.  A virtual member function names
+ * no one function: refused as a NULL old is. */
+template <typename T, typename... A>
+inline int multiverse_redirect(T (*old_fn)(A...), T (*new_fn)(A...))
+{ return multiverse_redirect(multiverse_detail::address(old_fn), multiverse_detail::address(new_fn)); }
+template <typename T, typename... A>
+inline int multiverse_redirect(T (*old_fn)(A..., ...), T (*new_fn)(A..., ...))
+{ return multiverse_redirect(multiverse_detail::address(old_fn), multiverse_detail::address(new_fn)); }
+template <typename C, typename M>
+inline int multiverse_redirect(M C::*old_fn, M C::*new_fn)
+{
+	void *to = multiverse_detail::address(new_fn);
+	return multiverse_redirect(to ? multiverse_detail::address(old_fn) : nullptr, to);
+}
+template <typename T, typename... A>
+inline int multiverse_redirect(T (*old_fn)(A...), void *new_fn)
+{ return multiverse_redirect(multiverse_detail::address(old_fn), new_fn); }
+template <typename T, typename... A>
+inline int multiverse_redirect(T (*old_fn)(A..., ...), void *new_fn)
+{ return multiverse_redirect(multiverse_detail::address(old_fn), new_fn); }
+template <typename C, typename M>
+inline int multiverse_redirect(M C::*old_fn, void *new_fn)
+{ return multiverse_redirect(multiverse_detail::address(old_fn), new_fn); }
+#endif
 template <typename T, typename... A>
 inline const struct mv_info_site *multiverse_info_site(T (*fn)(A...), unsigned i)
 { return multiverse_info_site(multiverse_detail::address(fn), i); }

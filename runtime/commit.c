@@ -10,13 +10,51 @@ static const struct mv_var *lookup(const void *addr)
 	return mv_find_var(addr);
 }
 
+/* The jump at f's entry to f->redirect: direct, or through a gate. */
+static int entry_jump(const struct mv_fn *f, uint8_t *jmp)
+{
+	uintptr_t at = (uintptr_t)f->entry.addr;
+	const void *gate;
+
+	if (!mv_arch_entry_jump(jmp, at, (uintptr_t)f->redirect))
+		return 0;
+	gate = mv_gate(at, f->redirect);
+	if (gate && !mv_arch_entry_jump(jmp, at, (uintptr_t)gate))
+		return 0;
+	return mv_error(-ERANGE, "multiverse_redirect: %s: %" MV_PRIaddr " is beyond a jump's "
+			"reach of its entry, and no far-call gate can be placed near it; "
+			"nothing was written", f->desc->name, f->redirect);
+}
+
+/* mv_apply_fn() for a function redirected by multiverse_redirect()
+ * (redirect.c): body (NULL: the generic) is only recorded, and the entry
+ * and sites reach f->redirect, a function's own address, through a
+ * far-call gate where it is beyond a direct branch's reach. */
+static int redirect_apply(struct mv_fn *f, void *body)
+{
+	uint8_t jmp[MV_ARCH_ENTRY_LEN];
+	int err;
+
+	f->active = body ? body : f->generic;
+	err = entry_jump(f, jmp);
+	if (!err)
+		err = mv_area_set(&f->entry, jmp, MV_AREA_BRANCH, "entry", f->desc->name);
+	for (size_t i = f->site0; !err && i < f->site0 + f->n_sites; i++) {
+		mv.sites[i].to_function = 1;
+		err = mv_site_point(&mv.sites[i], f->redirect, 0, 0, 0, f->desc->name);
+	}
+	return err < 0 ? err : 0;
+}
+
 /*
- * Points a function at body, or back at its generic (body NULL).  The
- * entry is written first and always gets the jmp, even where every site
- * inlines the body: it catches the calls we do not know, through
- * pointers, from other modules, or from skipped sites.  A function whose
- * entry cannot hold the jmp is never committed, so a committed function
- * runs its variant on every path.  The sites follow.  Returns 1 if the
+ * Points a function at body, or back at its generic (body NULL): what
+ * commit and revert choose.  A redirected function only records the
+ * choice, which its entry and sites follow once the redirect is undone
+ * (redirect.c).  Otherwise the entry is written first and always gets
+ * the jmp, even where every site inlines the body: it catches the calls
+ * we do not know, through pointers, from other modules, or from skipped
+ * sites.  A function whose entry cannot hold the jmp is never committed,
+ * so a committed function runs its variant on every path.  The sites follow.  Returns 1 if the
  * body calls reach changed, else 0 or -errno.
  */
 int mv_apply_fn(struct mv_fn *f, void *body)
@@ -27,6 +65,8 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 	const struct mv_desc_variant *v = 0;
 	int changed, err;
 
+	if (f->redirect)
+		return redirect_apply(f, body);
 	if (body && mv_arch_entry_jump(jmp, (uintptr_t)f->entry.addr, (uintptr_t)body)) {
 		mv_report("function %s: variant %" MV_PRIaddr " is out of reach of its entry", d->name, body);
 		body = 0;
@@ -45,12 +85,20 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 		if (d->variants[i].body == body && d->variants[i].inlining == MV_INLINE_OK)
 			v = &d->variants[i];
 	for (size_t i = f->site0; i < f->site0 + f->n_sites; i++) {
+		mv.sites[i].to_function = 0;
 		err = mv_site_point(&mv.sites[i], body, body ? &inl : 0, v,
 				    v ? mv_region_pristine(f, v) : 0, d->name);
 		if (err)
 			return err;
 	}
 	return changed;
+}
+
+/* What the last commit or revert chose for f: a body, or NULL for the
+ * generic; what mv_apply_fn() takes to write it again. */
+void *mv_chosen(const struct mv_fn *f)
+{
+	return f->active != f->generic ? f->active : 0;
 }
 
 /* The body the switches' current values select, or NULL for the generic
@@ -69,6 +117,7 @@ static int point_fn(struct mv_fn *f, int bind)
 
 /* The description of target's code, if target is a plain multiversed
  * function (MV_FN_PLAIN) that may be copied: with its pristine bytes.
+ * Not while it is redirected: a copy would not follow.
  * target must be the recorded code itself: where the function's symbol
  * resolves elsewhere (interposed, or a non-PIE executable's PLT entry),
  * the record describes code that target does not run. */
@@ -77,7 +126,7 @@ static const struct mv_desc_variant *plain_code(void *target, const uint8_t **pr
 	struct mv_fn *f = target ? mv_find_fn(target) : 0;
 	const struct mv_desc_variant *v;
 
-	if (!f || !(f->desc->flags & MV_FN_PLAIN) || f->desc->n_variants != 1 ||
+	if (!f || f->redirect || !(f->desc->flags & MV_FN_PLAIN) || f->desc->n_variants != 1 ||
 	    (uintptr_t)target != mv_fn_code(f->desc))
 		return 0;
 	v = &f->desc->variants[0];
@@ -122,6 +171,39 @@ int mv_apply_fnptr(struct mv_var *v, void *target, void *keep)
 	v->reached = target ? target : kept ? keep : 0;
 	v->committed = all_bound;
 	return changed;
+}
+
+/* Switches bound to f, whose sites may hold a copy of its code
+ * (plain_code()): rebound, to a call that reaches its entry
+ * while it is redirected, to a copy again once it is not. */
+static int rebind_switches(const struct mv_fn *f)
+{
+	for (size_t i = 0; i < mv.n_vars; i++) {
+		struct mv_var *v = &mv.vars[i];
+		int err;
+
+		if (!(v->flags & MV_VAR_FNPTR) ||
+		    (mv_find_fn(v->active) != f && mv_find_fn(v->reached) != f))
+			continue;
+		err = mv_apply_fnptr(v, v->active, v->reached);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* Redirects f to new (NULL: undoes it), entry, sites and the switches
+ * bound to it, in the batch being built. */
+int mv_redirect_set(struct mv_fn *f, void *new)
+{
+	int err;
+
+	f->redirect = new;      /* restored by mv_batch() if the batch fails */
+	err = mv_apply_fn(f, mv_chosen(f));
+	if (err >= 0 && new && f->entry.state < MV_AREA_ORIG)
+		err = mv_error(-EINVAL, "multiverse_redirect: %s: its entry changed behind our "
+			       "back; nothing was written", f->desc->name);
+	return err < 0 ? err : rebind_switches(f);
 }
 
 /* After a batch is written: the sites of bound function-pointer switches
@@ -228,11 +310,14 @@ static int op_one(const char *api, void *addr, int bind)
 /* The bodies functions and pointer switches reach, to restore when a
  * batch could not be written: room for them is made when the tables
  * grow (mv_batch_reserve), so that no batch allocates. */
+struct saved_fn {
+	void *active, *redirect;
+};
 struct saved_var {
 	void *active, *reached;
 	int committed;
 };
-static void **saved_fn;
+static struct saved_fn *saved_fn;
 static struct saved_var *saved_var;
 static size_t cap_fn, cap_var;
 
@@ -258,7 +343,7 @@ int mv_batch_reserve(size_t n_fns, size_t n_vars)
 static void save_actives(void)
 {
 	for (size_t i = 0; i < mv.n_fns; i++)
-		saved_fn[i] = mv.fns[i].active;
+		saved_fn[i] = (struct saved_fn){ mv.fns[i].active, mv.fns[i].redirect };
 	for (size_t i = 0; i < mv.n_vars; i++)
 		saved_var[i] = (struct saved_var){ mv.vars[i].active, mv.vars[i].reached,
 						   mv.vars[i].committed };
@@ -266,8 +351,10 @@ static void save_actives(void)
 
 static void restore_actives(void)
 {
-	for (size_t i = 0; i < mv.n_fns; i++)
-		mv.fns[i].active = saved_fn[i];
+	for (size_t i = 0; i < mv.n_fns; i++) {
+		mv.fns[i].active = saved_fn[i].active;
+		mv.fns[i].redirect = saved_fn[i].redirect;
+	}
 	for (size_t i = 0; i < mv.n_vars; i++) {
 		mv.vars[i].active = saved_var[i].active;
 		mv.vars[i].reached = saved_var[i].reached;
@@ -331,12 +418,13 @@ static int api_op(void *ctx)
  * meanwhile are bound at once (module.c). */
 int mv_committed_all;
 
-/* Whether any function or function-pointer switch is bound: only then
- * may a site reach into a module being unloaded. */
+/* Whether any function or function-pointer switch is bound, or any
+ * function redirected: only then may a site reach into a module being
+ * unloaded. */
 int mv_committed_any(void)
 {
 	for (size_t i = 0; i < mv.n_fns; i++)
-		if (mv.fns[i].active != mv.fns[i].generic)
+		if (mv.fns[i].active != mv.fns[i].generic || mv.fns[i].redirect)
 			return 1;
 	for (size_t i = 0; i < mv.n_vars; i++)
 		if (mv.vars[i].flags & MV_VAR_FNPTR && mv.vars[i].reached)

@@ -78,6 +78,7 @@ MV_API const struct mv_info_fn *multiverse_info_fn(void *fn)
 			.n_sites = f->n_sites,
 			.n_sites_inlined = t.inlined,
 			.n_sites_skipped = t.skipped,
+			.redirect = f->redirect,
 		};
 	}
 	mv_unlock();
@@ -233,6 +234,8 @@ static void dump_fn(const struct mv_printer *out, const struct mv_fn *f)
 		out->print(out->ctx, "committed to %p", f->active);
 	else
 		out->print(out->ctx, "generic, not committed");
+	if (f->redirect)
+		out->print(out->ctx, ", redirected to %p", f->redirect);
 	out->print(out->ctx, ", entry %s\n", entry[f->entry.state] ? entry[f->entry.state] : "?");
 	for (uint32_t i = 0; i < d->n_variants; i++)
 		if (d->flags & MV_FN_PLAIN)

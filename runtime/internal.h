@@ -102,7 +102,11 @@ struct mv_var {
 struct mv_fn {
 	void *generic;
 	const struct mv_desc_fn *desc;
-	void *active;             /* the body calls reach */
+	void *active;             /* the body commit and revert chose: what
+				     calls reach unless redirected */
+	void *redirect;           /* multiverse_redirect(): the function its
+				     entry and sites send calls to instead,
+				     or NULL (redirect.c) */
 	struct mv_area entry;
 	size_t site0, n_sites;
 	uint8_t *pristine;        /* its inlinable variants' code as first read
@@ -120,6 +124,9 @@ struct mv_site {
 	uint8_t via_switch;       /* a call through a function-pointer switch */
 	uint8_t aim;              /* the state the last mv_site_point() asked for */
 	uint8_t in_probe_variant; /* MV_SITE_IN_PROBE_VARIANT */
+	uint8_t to_function;      /* pointed at a function's own address (a
+				     redirect), which has its landing pad:
+				     a far-call gate may jump there */
 	struct mv_area *region;   /* a padded site's region (region.c), or NULL */
 };
 
@@ -144,6 +151,7 @@ struct mv_module {
 /* registry.c */
 int mv_register_locked(const struct mv_module *d);
 int mv_sync(void);            /* merge modules registered since last time */
+int mv_registered_in(const struct mv_span *spans, size_t n);
 
 /* tables.c */
 int mv_reserve(const struct mv_module *m); /* before merging m */
@@ -173,6 +181,8 @@ int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
 
 /* commit.c */
 int mv_apply_fn(struct mv_fn *f, void *body);
+void *mv_chosen(const struct mv_fn *f);  /* active, or NULL for the generic */
+int mv_redirect_set(struct mv_fn *f, void *new);
 int mv_apply_fnptr(struct mv_var *v, void *target, void *keep);
 void *mv_selected(const struct mv_fn *f);
 int mv_batch(int (*op)(void *ctx), void *ctx);

@@ -16,7 +16,9 @@
  * still mapped.  First every area *outside* the module that reaches into
  * it is restored: sites of its functions, sites bound to one of its
  * variants or to a function-pointer target inside it, and functions whose
- * committed variant was chosen by one of its switches.  Then its records
+ * committed variant was chosen by one of its switches, and functions
+ * redirected into it, which return to what commit and revert chose.
+ * Then its records
  * leave the tables.  Areas inside the module are not written, since they
  * are about to disappear, so unloading at process exit writes nothing.
  */
@@ -43,8 +45,8 @@ static int bind_module(void *ctx)
 		if (fn_in(f, m)) {
 			if (mv_committed_all)
 				err = mv_apply_fn(f, mv_selected(f));
-		} else if (f->active != f->generic)
-			err = mv_apply_fn(f, f->active);     /* new sites only */
+		} else if (f->active != f->generic || f->redirect)
+			err = mv_apply_fn(f, mv_chosen(f));  /* new sites only */
 	}
 	return err < 0 ? err : 0;
 }
@@ -120,13 +122,21 @@ static int let_go(void *ctx)
 	for (size_t i = 0; i < mv.n_fns && !err; i++) {
 		struct mv_fn *f = &mv.fns[i];
 
+		int loses, unredirect;
+
 		if (fn_in(f, u->m)) {
 			err = restore_sites(u, f->site0, f->n_sites, f->desc->name);
-		} else if (f->active != f->generic &&
-			   (in_spans(u, f->active) || reads_switch_in(f, u))) {
+			continue;
+		}
+		loses = f->active != f->generic &&
+			(in_spans(u, f->active) || reads_switch_in(f, u));
+		unredirect = f->redirect && in_spans(u, f->redirect);
+		if (loses) {            /* only recorded while redirected */
 			err = mv_apply_fn(f, 0);
 			err = err < 0 ? err : 0;
 		}
+		if (unredirect && !err)
+			err = mv_redirect_set(f, 0);
 	}
 	for (size_t i = 0; i < mv.n_vars && !err; i++) {
 		struct mv_var *v = &mv.vars[i];

@@ -35,6 +35,15 @@ struct mv_span {
 #define MV_SPANS_MAX 16
 size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max);
 
+/* For multiverse_redirect() (redirect.c; user space only, the kernel
+ * has livepatch): whether p lies in the executable code of a loaded
+ * module; whether it lies in the runtime's own module, where the runtime
+ * is one (a shared library); and keeping p's module loaded for good,
+ * since its unloading would go unseen: 0 or a negative errno value. */
+int mv_is_code(const void *p);
+int mv_in_runtime_module(const void *p);
+int mv_module_pin(const void *p);
+
 /* Copies len bytes from src, which may be unmapped.  Returns 0, or a
  * negative errno value (not reported). */
 int mv_mem_read(void *dst, const void *src, size_t len);

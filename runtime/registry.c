@@ -131,6 +131,21 @@ MV_API int __multiverse_unregister_module(uint32_t version, uint32_t machine,
 	return err;
 }
 
+/* Whether the records of a registered module lie in spans: a module
+ * whose destructor tells the runtime it goes.  The caller holds the
+ * lock. */
+int mv_registered_in(const struct mv_span *spans, size_t n)
+{
+	for (struct module *m = modules; m; m = m->next) {
+		const void *p = m->d.fn < m->d.fn_end ? (const void *)m->d.fn :
+				m->d.var < m->d.var_end ? (const void *)m->d.var :
+							  (const void *)m->d.site;
+		if (mv_in_spans(spans, n, p))
+			return 1;
+	}
+	return 0;
+}
+
 /* Sites are relinked even after a failed merge: the tables moved. */
 int mv_sync(void)
 {

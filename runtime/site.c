@@ -145,8 +145,9 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 /*
  * The bytes of site s's call that make it reach body: inlined if inl
  * describes a body that fits in one instruction, else a direct branch,
- * each where the platform can write it; a switch's site, through a
- * far-call gate if the body is out of a direct branch's reach.  Without a
+ * each where the platform can write it; a switch's site, or one sent to
+ * a function's own address, through a far-call gate if the body is out
+ * of a direct branch's reach.  Without a
  * body, or out of reach without a gate, the original instruction, which
  * still reaches the right code.
  * Returns the state they put the area in.
@@ -166,12 +167,14 @@ int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl
 	    mv_poke_writable(buf, s->area.len))
 		return MV_AREA_BRANCH;
 	/* A switch's target beyond a direct branch's reach (libc from a
-	 * PIE): through a gate, an indirect jump, which lands where the
-	 * site's own indirect call did (a landing pad, if the target needs
-	 * one).  A function's site keeps the call that reaches the
+	 * PIE), or a redirect's (a function in a module loaded later):
+	 * through a gate, an indirect jump, which lands on a function's own
+	 * address, as an indirect call does (a landing pad, if the target
+	 * needs one).  A function's site keeps the call that reaches the
 	 * generic, whose entry jumps to the body: a variant has no landing
 	 * pad for an indirect jump. */
-	gate = body && s->via_switch && !mv_arch_branch(buf, &s->insn, at, at) ?
+	gate = body && (s->via_switch || s->to_function) &&
+	       !mv_arch_branch(buf, &s->insn, at, at) ?
 	       mv_gate(at, body) : 0;
 	if (gate && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)gate) &&
 	    mv_poke_writable(buf, s->area.len))

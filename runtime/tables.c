@@ -178,8 +178,11 @@ static int merge_fns(const struct mv_module *m)
 			/* A record without variants only declares the function,
 			 * and a plain one (MV_FN_PLAIN) says less than one with
 			 * variants; nothing was written through either, so the
-			 * entry is captured afresh from the better record. */
-			if (says(mv.fns[k - 1].desc) < says(f->desc)) {
+			 * entry is captured afresh from the better record,
+			 * unless a redirect wrote it (the records stay as they
+			 * are, stably sorted: the first is the one in use). */
+			if (says(mv.fns[k - 1].desc) < says(f->desc) &&
+			    !mv.fns[k - 1].redirect && mv.fns[k - 1].entry.state <= MV_AREA_ORIG) {
 				mv.fns[k - 1].desc = f->desc;
 				mv.fns[k - 1].entry = (struct mv_area){ 0 };
 			}

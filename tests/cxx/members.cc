@@ -2,7 +2,8 @@
 // Member functions: const, static, virtual (called through the base),
 // a constructor; a switch in a namespace and one that is a static data
 // member; commit_fn and is_committed given a member function, and the
-// names the runtime reports.
+// names the runtime reports; multiverse_redirect() given member
+// functions of one type, and a static one and a function.
 #include "check.h"
 
 namespace cfg {
@@ -24,7 +25,9 @@ struct Widget {
 	MULTIVERSE explicit Widget(int b) : base(level > 1 ? b * 10 : b) {}
 	MULTIVERSE int cost(int x) const { return cfg::fast ? x * base : x + base; }
 	MULTIVERSE static int scale(int x) { return level > 1 ? x << level : x; }
+	int cost_v2(int x) const { return 1000 + x; }   // a new version
 };
+int scale_v2(int x) { return -x; }
 int Widget::level;
 
 __attribute__((noinline)) int use(const Widget &w, Shape &s, int x)
@@ -66,6 +69,14 @@ int main()
 	CHECK(v && !strcmp(v->name, "cfg::fast"));
 	v = multiverse_info_var(&Widget::level);
 	CHECK(v && !strcmp(v->name, "Widget::level"));
+
+	CHECK_EQ(multiverse_redirect(&Widget::cost, &Widget::cost_v2), 0);
+	CHECK_EQ(multiverse_redirect(&Widget::scale, scale_v2), 0);
+	CHECK_EQ(use(w, *s, 2), 1002 - 2 - 1);
+	CHECK(multiverse_info_fn(&Widget::cost)->redirect != nullptr);
+	CHECK_EQ(multiverse_redirect(&Widget::cost, nullptr), 0);
+	CHECK_EQ(multiverse_redirect(&Widget::scale, nullptr), 0);
+	CHECK_EQ(use(w, *s, 2), 5 + 2 - 1);
 
 	CHECK(multiverse_revert() >= 0);
 	CHECK_EQ(multiverse_is_committed(&Widget::cost), 0);

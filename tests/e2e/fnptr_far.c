@@ -7,7 +7,9 @@
  * own, executable and never writable.  Where executable mappings are
  * refused (a seccomp filter), there is no gate: the calls stay indirect,
  * and commit says so. */
+#define _GNU_SOURCE
 #include "check.h"
+#include "text.h"
 #include "../live/seccomp.h"
 #include <ctype.h>
 #include <stdint.h>
@@ -28,28 +30,6 @@ __attribute__((multiverse)) int (*hook)(int) = abs;
 
 __attribute__((noinline)) int use(int x) { return hook(x) + 1; }
 __attribute__((noinline)) int tail(int x) { return hook(x); }
-
-/* Where the direct branch at site goes. */
-static uintptr_t branch_target(const uint8_t *site)
-{
-#if defined(__x86_64__)
-	int32_t rel;
-
-	if (*site == 0x2e)              /* the cs prefix of a 6-byte site */
-		site++;
-	if (*site != 0xe8 && *site != 0xe9)
-		return 0;
-	memcpy(&rel, site + 1, 4);
-	return (uintptr_t)site + 5 + rel;
-#elif defined(__aarch64__)
-	uint32_t i;
-
-	memcpy(&i, site, 4);
-	if ((i & 0x7c000000) != 0x14000000)     /* b, bl */
-		return 0;
-	return (uintptr_t)site + (uintptr_t)((int64_t)((uint64_t)i << 38) >> 36);
-#endif
-}
 
 /* The permissions of the mapping that holds addr, and whether it is a
  * file's. */
@@ -140,7 +120,7 @@ int main(void)
 	 * non-PIE build puts it within reach */
 	const struct mv_info_site *s = multiverse_info_site(&hook, 0);
 	CHECK(s && s->holds == MULTIVERSE_SITE_CALL);
-	uintptr_t to = s ? branch_target(s->addr) : 0;
+	uintptr_t to = s ? text_branch_target(s->addr) : 0;
 	char perms[5] = "";
 	int named = 1;
 	CHECK(to);
@@ -164,7 +144,7 @@ int main(void)
 	commit_catching(said, sizeof said);
 	hook = mine;
 	CHECK_EQ(use(-7), 8);
-	uintptr_t again = s ? branch_target(s->addr) : 0;
+	uintptr_t again = s ? text_branch_target(s->addr) : 0;
 	CHECK_EQ(again, to);
 
 	/* revert: the calls follow the pointer; a near target binds */

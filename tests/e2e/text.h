@@ -82,6 +82,46 @@ static inline long text_diffs(void)
 	return text_segments ? diffs : -1;     /* nothing compared is no pass */
 }
 
+/* Where the direct branch (call or jump) at site goes, or 0. */
+static inline uintptr_t text_branch_target(const void *at)
+{
+	const uint8_t *site = at;
+#if defined(__x86_64__)
+	int32_t rel;
+
+	if (*site == 0x2e)              /* the cs prefix of a 6-byte site */
+		site++;
+	if (*site != 0xe8 && *site != 0xe9)
+		return 0;
+	memcpy(&rel, site + 1, 4);
+	return (uintptr_t)site + 5 + rel;
+#elif defined(__aarch64__)
+	uint32_t i;
+
+	memcpy(&i, site, 4);
+	if ((i & 0x7c000000) != 0x14000000)     /* b, bl */
+		return 0;
+	return (uintptr_t)site + (uintptr_t)((int64_t)((uint64_t)i << 38) >> 36);
+#endif
+}
+
+/* Where the runtime's far-call gate at p jumps (runtime/arch/,
+ * mv_arch_gate), or p if it is no gate. */
+static inline uintptr_t text_through_gate(uintptr_t p)
+{
+#if defined(__x86_64__)
+	static const uint8_t gate[8] = { 0xff, 0x25, 0x02, 0, 0, 0, 0xcc, 0xcc };
+#else
+	static const uint32_t gate[2] = { 0x58000050, 0xd61f0200 };   /* ldr x16, .+8; br x16 */
+#endif
+	uintptr_t to;
+
+	if (!p || memcmp((const void *)p, gate, 8))
+		return p;
+	memcpy(&to, (const void *)(p + 8), sizeof to);
+	return to;
+}
+
 /* Whether a padded site (addr and pad from multiverse_info_site()) starts
  * with a jump over its padding, as the compiler pads with more than one
  * NOP. */

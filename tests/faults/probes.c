@@ -10,12 +10,8 @@
  * final revert leaves the text as on disk.
  */
 #include "live.h"
+#include "trials.h"
 
-void __multiverse_fault(int kind, long n, int keep_failing);
-long __multiverse_fault_calls(int kind);
-
-enum { F_WRITE, F_SYNC, F_OPEN, F_ALLOC };
-static const char *const kind_name[] = { "write", "sync", "open", "alloc" };
 
 static long hits;
 static void count(long x) { hits += x; }
@@ -52,33 +48,21 @@ static void check_runs(const char *when)
 	trace = was;
 }
 
+static int step_call(int i)
+{
+	trace = i % 2 ? NULL : count;
+	switch (i) {
+	case 0: case 1: return multiverse_commit();
+	case 2: return multiverse_revert();
+	case 3: return multiverse_commit_refs(&trace);
+	case 4: return multiverse_commit_fn(&trace);
+	default: return multiverse_revert_refs(&trace);
+	}
+}
+
 static long trial(int kind, long n, int keep_failing)
 {
-	char when[128];
-	long calls;
-
-	__multiverse_fault(kind, n, keep_failing);
-	for (int i = 0; i < 6; i++) {
-		int r;
-
-		trace = i % 2 ? NULL : count;
-		switch (i) {
-		case 0: case 1: r = multiverse_commit(); break;
-		case 2: r = multiverse_revert(); break;
-		case 3: r = multiverse_commit_refs(&trace); break;
-		case 4: r = multiverse_commit_fn(&trace); break;
-		default: r = multiverse_revert_refs(&trace); break;
-		}
-		snprintf(when, sizeof when, "%s fault #%ld%s, step %d returned %d",
-			 kind_name[kind], n, keep_failing ? " and after" : "", i, r);
-		if (r < 0 && !strstr(multiverse_last_error(), "injected") &&
-		    !strstr(multiverse_last_error(), "out of memory") &&
-		    !strstr(multiverse_last_error(), "Too many open files"))
-			LIVE_FAIL("%s: %s", when, multiverse_last_error());
-		check_runs(when);
-	}
-	calls = __multiverse_fault_calls(kind);
-	__multiverse_fault(kind, 0, 0);
+	long calls = fault_sequence(kind, n, keep_failing, 6, step_call, check_runs);
 
 	trace = count;
 	LIVE_CHECK(multiverse_commit() >= 0);
@@ -91,8 +75,7 @@ static long trial(int kind, long n, int keep_failing)
 
 int main(void)
 {
-	static const int kinds[] = { F_OPEN, F_WRITE, F_ALLOC };
-	int points = 0;
+	int points;
 
 	live_guard(170);
 	LIVE_CHECK_EQ(text_diffs(), 0);
@@ -105,15 +88,7 @@ int main(void)
 	LIVE_CHECK(body_set != body_null && body_null != multiverse_info_fn(step)->generic);
 	LIVE_CHECK(multiverse_revert() > 0);
 
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-		for (int keep = 0; keep <= 1; keep++) {
-			long n = 1;
-			while (trial(kinds[k], n, keep) >= n && n < 200 &&
-			       !atomic_load(&live_failures))
-				n++;
-			points += (int)n - 1;
-		}
-	printf("%d fault points\n", points);
+	points = run_trials(trial);
 	LIVE_CHECK(points > 10);
 	return live_done("probes");
 }

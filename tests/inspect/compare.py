@@ -37,7 +37,8 @@ for line in p.stdout:
     elif f[0] == "fn":
         fns[f[1]] = dict(generic=int(f[2], 16), active=int(f[3], 16), committed=int(f[4]),
                          variants=int(f[5]), sites=int(f[6]), inlined=int(f[7]),
-                         skipped=int(f[8]))
+                         skipped=int(f[8]),
+                         redirect=0 if f[9] in ("(nil)", "0") else int(f[9], 16))
     elif f[0] == "var":
         variables[f[1]] = dict(address=int(f[2], 16), value=int(f[3]), sites=int(f[4]))
 live_text = run_inspect("--pid", str(p.pid))
@@ -47,8 +48,10 @@ if p.wait():
     fail(f"the program exited with {p.returncode}")
 if sum(f["skipped"] for f in fns.values()) != 1:
     fail("the program's rewritten site is not the one site the runtime skipped")
-if len(fns) != 7 or len(variables) != 7:
-    fail(f"the program reported {len(fns)} functions and {len(variables)} switches, not 7 and 7")
+if len(fns) != 8 or len(variables) != 7:
+    fail(f"the program reported {len(fns)} functions and {len(variables)} switches, not 8 and 7")
+if not fns.get("served", {}).get("redirect"):
+    fail("served() is not redirected by the API's account")
 
 if live:
     modules = json.loads(live)["modules"]
@@ -73,6 +76,15 @@ if live:
         for k, v in seen.items():
             if api[k] != v:
                 fail(f"function {name}: {k} is {api[k]:#x} by the API, {v:#x} by the inspector")
+        if f.get("redirected_to", 0) != api["redirect"]:
+            fail(f"function {name}: redirected to {api['redirect']:#x} by the API, "
+                 f"{f.get('redirected_to')} by the inspector")
+        if api["redirect"]:
+            # every site calls the new function, none is inlined
+            if states["patched"] != api["sites"] - api["skipped"] or any(
+                    s.get("target") != api["redirect"] for s in mine if s["state"] == "patched"):
+                fail(f"function {name}: redirected, but its sites are {mine}")
+            continue
         # The API does not tell patched sites from those left original: a
         # call through another module's PLT entry whose slot was not bound
         # yet at the commit stays original.  Sites in the callee's own
@@ -101,7 +113,7 @@ if live:
         for name in list(fns) + list(variables):
             if name not in live_text:
                 fail(f"the text view does not show {name}")
-        for text in ("watch == NULL", "watch != NULL"):
+        for text in ("watch == NULL", "watch != NULL", "served at", "redirected to"):
             if text not in live_text:
                 fail(f"the text view does not show the probe's guard {text}")
 
@@ -119,7 +131,7 @@ for name, api in fns.items():
 if in_files.get("lib_scale", 0) < 2:
     fail("no site in the program calls lib_scale")
 for path, expect in ((program, ("by_width", "by_level", "by_tracked", "tiny", "called",
-                                "probed")),
+                                "probed", "served")),
                      (library, ("lib_scale",))):
     out = run_inspect("--json", path)
     if not out:

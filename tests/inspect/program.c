@@ -54,11 +54,15 @@ __attribute__((noinline)) int other(int x);
 __attribute__((multiverse("inline", 40))) int called(int x);
 MULTIVERSE int called(int x) { return level == HIGH ? other(x) * 2 : other(x) + 3; }
 
+/* a plain function, redirected to a new version of it */
+MULTIVERSE int served(int x) { return x + 1; }
+__attribute__((noinline)) int served_v2(int x) { return x + 2; }
+
 __attribute__((noinline)) int use(int x)
 {
 	return by_width(x) + by_level(x) + by_tracked(x) + tiny() + hook(x) + lib_use(x) +
 	       lib_scale(x) +          /* a site calling into the library */
-	       called(x) + probed(x);
+	       called(x) + probed(x) + served(x);
 }
 __attribute__((noinline)) int tail(int x) { return by_level(x); }
 __attribute__((noinline)) int other(int x) { __asm__ volatile(""); return x; }
@@ -105,6 +109,10 @@ int main(void)
 		printf("error\tcommit: %s\n", multiverse_last_error());
 		return 1;
 	}
+	if (multiverse_redirect(served, served_v2) < 0) {
+		printf("error\tredirect: %s\n", multiverse_last_error());
+		return 1;
+	}
 	use(1);
 	tail(1);
 	rewritten(1);
@@ -114,6 +122,7 @@ int main(void)
 	report_fn(tiny);
 	report_fn(called);
 	report_fn(probed);
+	report_fn(served);
 	report_var(&width, width);
 	report_var(&level, level);
 	report_var(&tracked, tracked);

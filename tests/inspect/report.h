@@ -12,9 +12,9 @@ static inline void report_fn(void *fn)
 		printf("error\t%s\n", multiverse_last_error());
 		return;
 	}
-	printf("fn\t%s\t%p\t%p\t%d\t%u\t%u\t%u\t%u\n", f->name, f->generic, f->active,
+	printf("fn\t%s\t%p\t%p\t%d\t%u\t%u\t%u\t%u\t%p\n", f->name, f->generic, f->active,
 	       f->committed, f->n_variants, f->n_sites, f->n_sites_inlined,
-	       f->n_sites_skipped);
+	       f->n_sites_skipped, f->redirect);
 }
 
 static inline void report_var(void *var, long long value)

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Linux user space: which loaded object code belongs to, for
+ * multiverse_redirect() (redirect.c), which sends calls to a function
+ * that may live in a shared object loaded later.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <string.h>
+
+#include "internal.h"
+#include "linux-user.h"
+
+/* Weak: a program that never loads a module (say, a static one) does not
+ * link the dynamic loader's calls for us, and has nothing to pin. */
+#pragma weak dladdr
+#pragma weak dlopen
+#pragma weak dlclose
+
+struct code_query {
+	uintptr_t p;
+	int executable;         /* p lies in a PF_X segment */
+	int first;              /* ... of the first object: the program */
+	int index;
+	const char *name;       /* ... of the object with this path */
+};
+
+static int find_code(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct code_query *q = data;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && q->p >= lo && q->p - lo < ph->p_memsz) {
+			q->executable = !!(ph->p_flags & PF_X);
+			q->first = q->index == 0;
+			q->name = info->dlpi_name;
+			return 1;
+		}
+	}
+	q->index++;
+	return 0;
+}
+
+int mv_is_code(const void *p)
+{
+	struct code_query q = { (uintptr_t)p, 0, 0, 0, 0 };
+
+	dl_iterate_phdr(find_code, &q);
+	return q.executable;
+}
+
+/* The runtime as a shared object (libmultiverse.so) is a module of its
+ * own; linked into the program, a shared object or the C library, it is
+ * part of theirs, whose other code is not the runtime's. */
+int mv_in_runtime_module(const void *p)
+{
+	struct code_query self = { (uintptr_t)&mv_lock, 0, 0, 0, 0 };
+	struct mv_span spans[MV_SPANS_MAX];
+	const char *base;
+	size_t n;
+
+	dl_iterate_phdr(find_code, &self);
+	base = self.name ? strrchr(self.name, '/') : 0;
+	base = base ? base + 1 : self.name;
+	if (self.first || !base || strncmp(base, "libmultiverse", 13))
+		return 0;
+	n = mv_module_spans((const void *)&mv_lock, spans, MV_SPANS_MAX);
+	return mv_in_spans(spans, n, p);
+}
+
+/*
+ * A shared object without records of ours does not tell the runtime when
+ * it goes (module.c), so one that calls are redirected into is kept
+ * loaded for good: dlopen() with RTLD_NOLOAD finds it without loading
+ * anything, and RTLD_NODELETE makes every later dlclose() leave it
+ * mapped.  The program itself never goes.
+ */
+int mv_module_pin(const void *p)
+{
+	struct code_query q = { (uintptr_t)p, 0, 0, 0, 0 };
+	Dl_info info;
+	void *h;
+
+	dl_iterate_phdr(find_code, &q);
+	if (q.first || !dlopen || !dladdr || !dlclose)
+		return 0;
+	if (!dladdr(p, &info) || !info.dli_fname)
+		return -ENOENT;
+	h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+	if (!h)
+		return -ENOENT;
+	dlclose(h);
+	return 0;
+}
