@@ -295,6 +295,7 @@ demo: all
 clean:
 	rm -rf $(B)
 	$(MAKE) -C examples/spinlock clean
+	$(MAKE) -C examples/live-update clean
 
 .PHONY: all faults install install-clang uninstall uninstall-clang test test-host demo clean
 
