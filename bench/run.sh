@@ -88,7 +88,7 @@ trap 'rm -rf "$tmp"' EXIT
 # GCC's and Clang's builds alternate, process by process.
 builds=(build)
 [ $clang = 1 ] && builds+=(build/clang)
-for b in spinlock pvops tailcall probe; do
+for b in spinlock pvops tailcall probe redirect; do
 	for p in $(seq "$procs"); do
 		layout=$(((p - 1) % 8))   # the Makefile's LAYOUTS
 		for o in "${builds[@]}"; do
@@ -108,13 +108,13 @@ for o in "${builds[@]}"; do
 	t=$tmp/${o//\//_}
 	out=$R/micro.csv
 	[ "$o" = build/clang ] && out=$R/micro-clang.csv
-	{ head -n 1 "$t/spinlock.csv"; for b in spinlock pvops tailcall probe; do tail -n +2 "$t/$b.csv"; done; } >"$out"
+	{ head -n 1 "$t/spinlock.csv"; for b in spinlock pvops tailcall probe redirect; do tail -n +2 "$t/$b.csv"; done; } >"$out"
 done
 
 # --- micro-benchmarks: instructions --------------------------------------
 say "micro-benchmarks: instructions (callgrind)"
 if command -v valgrind >/dev/null; then
-	for b in spinlock pvops tailcall probe; do
+	for b in spinlock pvops tailcall probe redirect; do
 		python3 tools/callgrind_counts.py build/bin/$b-0 --csv "$R/instructions.csv"
 		[ $clang = 0 ] ||
 			python3 tools/callgrind_counts.py build/clang/bin/$b-0 --csv "$R/instructions-clang.csv"

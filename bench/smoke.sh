@@ -33,19 +33,25 @@ done
 # Each program: its candidates' setup checks (commit worked, the code does
 # what the mode says), then a few samples of every candidate.
 for o in "${builds[@]}"; do
-	for b in spinlock-0 pvops-0 tailcall-0 probe-0 padding; do
+	for b in spinlock-0 pvops-0 tailcall-0 probe-0 redirect-0 padding; do
 		t=$tmp/${o//\//_}.${b%-0}
 		$o/bin/$b --rounds 3 --inner 10 --cold-inner 2 --samples "$t.samples" \
 			>"$t.csv" || fail "$o/bin/$b exited with status $?"
 		rows=$(grep -c ",warm," "$t.csv" || true)
 		[ "$rows" -ge 2 ] || fail "$o/bin/$b printed $rows warm rows"
+		# every update candidate: direct, redirected, table; near, far
+		[ "$b" != redirect-0 ] || [ "$(grep -c '^redirect,.*,warm,' "$t.csv")" = 6 ] ||
+			fail "$o/bin/$b did not measure all six candidates"
 		python3 tools/aggregate.py "$t.agg.csv" "$t.csv" "$t.samples" ||
 			fail "aggregating $o/bin/$b"
 	done
 done
-cp "$tmp/build.spinlock.agg.csv" "$tmp/micro.csv"
-[ ! -e "$tmp/build_clang.spinlock.agg.csv" ] ||
-	cp "$tmp/build_clang.spinlock.agg.csv" "$tmp/micro-clang.csv"
+# spinlock and redirect, as run.sh puts them together
+for o in "${builds[@]}"; do
+	out=$tmp/micro.csv
+	[ "$o" = build ] || out=$tmp/micro-clang.csv
+	{ cat "$tmp/${o//\//_}.spinlock.agg.csv"; tail -n +2 "$tmp/${o//\//_}.redirect.agg.csv"; } >"$out"
+done
 
 # A generated program with 1,000 call sites: start-up, commit, revert.
 python3 tools/latency.py --sites 1000 --reps 1 --csv "$tmp/latency.csv" >"$tmp/latency.log" ||
@@ -53,6 +59,7 @@ python3 tools/latency.py --sites 1000 --reps 1 --csv "$tmp/latency.csv" >"$tmp/l
 
 python3 tools/report.py "$tmp" >"$tmp/report.txt" || fail "tools/report.py"
 grep -q "Targets" "$tmp/report.txt" || fail "report has no targets section"
+grep -q "Live updates" "$tmp/report.txt" || fail "report has no redirect section"
 [ ${#builds[@]} = 1 ] || grep -q "GCC beside Clang" "$tmp/report.txt" ||
 	fail "report has no Clang column"
 echo "bench smoke: ok"

@@ -23,7 +23,8 @@ guest=$O/guest
 
 ../tests/qemu/setup.sh
 make -s -C .. aarch64
-make -s ARCH=aarch64 $O/bin/spinlock-0 $O/bin/pvops-0 $O/bin/tailcall-0 $O/bin/probe-0
+make -s ARCH=aarch64 $O/bin/spinlock-0 $O/bin/pvops-0 $O/bin/tailcall-0 $O/bin/probe-0 \
+	$O/bin/redirect-0 $O/bin/libredirect-loaded.so
 
 # valgrind.bin and the callgrind tool: valgrind's launcher is a perl
 # script, and the guest has no perl.
@@ -42,13 +43,16 @@ if [ ! -x "$guest/valgrind/valgrind.bin" ]; then
 	cp "$tmp/usr/bin/valgrind.bin" "$guest/valgrind/"
 	rm -rf "$tmp"
 fi
-cp $O/bin/spinlock-0 $O/bin/pvops-0 $O/bin/tailcall-0 $O/bin/probe-0 ../build/aarch64/libmultiverse.so.0 "$guest/"
+# redirect-0 finds its two shared objects next to it ($ORIGIN).
+cp $O/bin/spinlock-0 $O/bin/pvops-0 $O/bin/tailcall-0 $O/bin/probe-0 $O/bin/redirect-0 \
+	$O/bin/libredirect-linked.so $O/bin/libredirect-loaded.so \
+	../build/aarch64/libmultiverse.so.0 "$guest/"
 
 # One guest boot per program.  The guest prints, for every dump, its
 # file, the client request that made it and its totals (grep -H), which
 # tools/callgrind_counts.py --lines turns into rows.
 dir=$(cd "$guest" && pwd -P)
-for b in spinlock pvops tailcall probe; do
+for b in spinlock pvops tailcall probe redirect; do
 	../tests/qemu/run.sh "$guest" sh -c "
 		export VALGRIND_LIB=$dir/valgrind/lib LD_LIBRARY_PATH=$dir
 		$dir/valgrind/valgrind.bin --tool=callgrind --smc-check=all \

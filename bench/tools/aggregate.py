@@ -16,7 +16,8 @@ over the pooled samples, each minus the empty loop's; calibration rows
 are copied from SUMMARY.csv (the first process's own output).
 
 Two more columns compare each candidate with the static build and with
-the dynamic one (for PV-ops: the indirect call) of the same benchmark,
+the dynamic one (for PV-ops: the indirect call; for a live update: the
+direct call, and the table) of the same benchmark,
 operation and mode: the median over rounds of the difference between the
 candidate's sample and the other's sample of the same round and process.
 Samples of one round were taken microseconds apart, so load from other
@@ -28,8 +29,12 @@ import csv
 import statistics
 import sys
 
-# The dynamic build each benchmark's candidates are also compared with.
-DYNAMIC = {"pvops": "indirect"}
+# The builds each benchmark's candidates are compared with: "static" and
+# "dynamic" unless named here (PV-ops: the indirect call is its dynamic
+# build; a live update: the direct call of the new version stands for
+# the static build, the indirection table for the dynamic one).
+STATIC = {"redirect": "direct"}
+DYNAMIC = {"pvops": "indirect", "redirect": "table"}
 
 
 def main():
@@ -70,7 +75,7 @@ def main():
                             min=f"{mn:.3f}", median=f"{med:.3f}",
                             net_min=f"{mn - emin:.3f}", net_median=f"{med - emed:.3f}",
                             processes=len(sample_files),
-                            paired_vs_static=paired(key, "static"),
+                            paired_vs_static=paired(key, STATIC.get(key[0], "static")),
                             paired_vs_dynamic=paired(key, DYNAMIC.get(key[0], "dynamic"))))
 
 

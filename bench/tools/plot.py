@@ -32,7 +32,8 @@ def label(r):
 
 
 def micro_cycles(rows, out):
-    benches = [b for b in ("spinlock", "pvops", "tailcall", "probe") if any(r["bench"] == b for r in rows)]
+    benches = [b for b in ("spinlock", "pvops", "tailcall", "probe", "redirect")
+               if any(r["bench"] == b for r in rows)]
     fig, axes = plt.subplots(len(benches), 1, figsize=(11, 4.2 * len(benches)))
     axes = axes if len(benches) > 1 else [axes]
     for ax, b in zip(axes, benches):
@@ -56,7 +57,8 @@ def micro_cycles(rows, out):
         ax.set_title({"spinlock": "spin_irq_lock + spin_irq_unlock (paper Fig. 1/4)",
                       "pvops": "PV-ops analog: irq disable + enable",
                       "tailcall": "tail calls and calls through pointers",
-                      "probe": "a probe off and on"}[b])
+                      "probe": "a probe off and on",
+                      "redirect": "a call of an updated function: direct, redirected, table"}[b])
         ax.legend(fontsize=8)
         ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()

@@ -25,14 +25,24 @@ CYCLE_TOLERANCE = 0.02                     # committed within 2% of static
 INLINE_TARGET = {"GCC": 0.90, "Clang": 0.95}
 
 # Which static build a committed (or other) candidate is held against.
-BASELINE = {"spinlock": "static", "pvops": "static", "tailcall": "static", "probe": "static"}
-DYNAMIC = {"spinlock": "dynamic", "pvops": "indirect", "tailcall": "dynamic", "probe": "dynamic"}
+BASELINE = {"spinlock": "static", "pvops": "static", "tailcall": "static", "probe": "static",
+            "redirect": "direct"}
+DYNAMIC = {"spinlock": "dynamic", "pvops": "indirect", "tailcall": "dynamic", "probe": "dynamic",
+           "redirect": "table"}
 
 # LOPI (seeds/002, Table 6.2): SPEC CPU2000 with its probes on, against
 # the programs without them: 1.22x the cycles on average (source-level
 # instrumentation 1.06x, inlined 1.02x).  Whole programs, where ours is
 # one call: the table only puts the ratios side by side.
 LOPI_ON = {"LOPI": 1.22, "source": 1.06, "source, inlined": 1.02}
+
+
+# PSU (seeds/003, §5.2.1): a call of an updatable function, through its
+# trampoline (one more call, a reference count up and down, the call
+# through the function pointer), took 2.97x and 4.24x as long as a
+# direct call (the thesis's two figures; whole runs of a call loop
+# timed).  Our table candidate is the last of those three parts.
+PSU_CALL = (2.97, 4.24)
 
 
 def f(x, fmt="{:.2f}"):
@@ -180,6 +190,54 @@ def print_probe(idx):
           ", ".join(f"{k} {v:.2f}x" for k, v in LOPI_ON.items()))
 
 
+def print_redirect(idx):
+    """A live update: a call of the updated function through a redirected
+    call site, through an indirection table (PSU's way), and the direct
+    call of the new version it is held against, with the new version in
+    the executable (near) and in a shared object (far): instructions and
+    ticks per call, their ratios to the direct call of the same mode, the
+    paired differences, beside PSU's and LOPI's ratios."""
+    op = "call of an updated function"
+    if not any(k[0] == "redirect" for k in idx):
+        return
+    print("\nLive updates (redirect/: one call of a function updated to a new version;"
+          " ratio to the direct call of the new version, same mode; near = the new version"
+          " in the executable, far = in a shared object, where direct = through the PLT,"
+          " redirected = through a far-call gate; Δ = median of paired differences to"
+          " direct, ticks)")
+    print(f"  {'mode':<5} {'build':<11} {'Ir':>4} {'ratio':>6} {'warm min':>8} {'ratio':>6}"
+          f" {'warm med':>8} {'ratio':>6} {'Δ warm':>7} {'cold med':>8} {'ratio':>6}"
+          f" {'Δ cold':>7}")
+
+    def ratio(d, s, k):
+        return d[k] / s[k] if k in d and s.get(k) and s[k] > 0 else None
+
+    for mode in ("near", "far"):
+        s = idx.get(("redirect", op, "direct", mode), {})
+        for build in ("direct", "redirected", "table"):
+            d = idx.get(("redirect", op, build, mode))
+            if d is None:
+                continue
+            print(f"  {mode:<5} {build:<11} {f(d.get('ir'), '{:.0f}'):>4}"
+                  f" {f(ratio(d, s, 'ir')):>6} {f(d.get('warm_min')):>8}"
+                  f" {f(ratio(d, s, 'warm_min')):>6} {f(d.get('warm_med')):>8}"
+                  f" {f(ratio(d, s, 'warm_med')):>6} {f(d.get('warm_pair_static'), '{:+.2f}'):>7}"
+                  f" {f(d.get('cold_med')):>8} {f(ratio(d, s, 'cold_med')):>6}"
+                  f" {f(d.get('cold_pair_static'), '{:+.2f}'):>7}")
+    near = idx.get(("redirect", op, "direct", "near"), {})
+    for build in ("redirected", "table"):
+        d = idx.get(("redirect", op, build, "far"), {})
+        r_ir, r_t = ratio(d, near, "ir"), ratio(d, near, "warm_med")
+        if r_ir is not None or r_t is not None:
+            print(f"  far {build} against the near direct call: Ir {f(r_ir)}x,"
+                  f" warm median {f(r_t)}x")
+    print(f"  PSU, a call through its trampoline (another call, a reference count, the"
+          f" function pointer) against a direct call (whole loop timed):"
+          f" {PSU_CALL[0]:.2f}x and {PSU_CALL[1]:.2f}x")
+    print("  LOPI, whole SPEC CPU2000 programs with probes on against none (cycles): " +
+          ", ".join(f"{k} {v:.2f}x" for k, v in LOPI_ON.items()))
+
+
 def print_by_arch(ir, ir_a64):
     """Instructions per iteration, x86-64 beside AArch64 (both callgrind,
     empty loop subtracted), and whether each committed build runs as many
@@ -315,6 +373,7 @@ def main():
         print_micro(idx, timing)
         print_paper_spin(idx)
         print_probe(idx)
+        print_redirect(idx)
         print_targets(idx)
     if ir is None:
         print("\n(instruction counts not measured: no instructions.csv)")
