@@ -5,17 +5,25 @@
  * Not qsort(): it calls back for every comparison, and musl's moves
  * records a byte at a time; sorting the tables with it was half of the
  * start-up of every program of a multiversed musl (case-studies/musl).
- * Most of what the runtime sorts arrives as a few sorted runs: the tables
- * after the last merge, a batch's areas function by function, the known
- * areas callee by callee.  A natural merge sort merges those runs
- * pairwise, so it takes a pass or two where qsort() takes n log n calls.
- * (A module's call sites come in many short runs, calls to two callees
- * interleaved; tables.c sorts small orders for them, and moves each
- * large record once.)
+ *
+ * Two sorts, and the cheaper one for the input at hand:
+ *   - a natural merge sort merges the sorted runs the input arrives in,
+ *     pairwise: the tables after the last merge, a batch of one function
+ *     (its entry, then its sites in address order) take a pass or two;
+ *   - an LSD radix sort, 11 bits of the key at a time, where the runs
+ *     are many and short: a whole-program batch is one run per function,
+ *     and a module's call sites come in runs of one or two (calls to two
+ *     callees, interleaved).  Only the bits in which the keys differ
+ *     cost passes: the addresses of one module's code differ in their
+ *     low 20 bits or so, two passes, whatever their number (a batch
+ *     over the program and shared libraries, four or five).
+ * Both are stable, which the tables rely on (tables.c).
  *
  * mv_sort(base, tmp, n, size, words) sorts n records of size bytes (a
  * struct that starts with its key words), stably, by their first `words`
- * uintptr_t words in turn; tmp holds n records.
+ * uintptr_t words in turn; tmp holds n records (mv_sort_to() leaves them
+ * in whichever of the two the last pass wrote).  The caller holds the
+ * runtime's lock: the radix sort's counts are static.
  */
 #ifndef MV_SORT_H
 #define MV_SORT_H
@@ -76,19 +84,124 @@ MV_SORT_INLINE size_t mv_sort_merge_pass(const char *src, char *dst, size_t n, s
 	return runs;
 }
 
+/* The radix sort takes this many bits of a key word per pass. */
+#define MV_SORT_DIGIT 11
+
+/* One pass of the radix sort: src's records by the digit at bit `shift`
+ * of key word `w`, stably, into dst. */
+MV_SORT_INLINE void mv_sort_radix_pass(const char *src, char *dst, size_t n, size_t size,
+				       unsigned w, unsigned shift)
+{
+	static size_t at[1 << MV_SORT_DIGIT];
+	const uintptr_t mask = (1 << MV_SORT_DIGIT) - 1;
+	size_t sum = 0;
+
+	memset(at, 0, sizeof at);
+	for (size_t i = 0; i < n; i++)
+		at[((const uintptr_t *)(src + i * size))[w] >> shift & mask]++;
+	for (size_t d = 0; d <= mask; d++) {
+		size_t c = at[d];
+
+		at[d] = sum;
+		sum += c;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *r = src + i * size;
+
+		memcpy(dst + at[((const uintptr_t *)r)[w] >> shift & mask]++ * size, r, size);
+	}
+}
+
+/* The bits of key word w in which some record differs from the first. */
+MV_SORT_INLINE uintptr_t mv_sort_varying(const char *a, size_t n, size_t size, unsigned w)
+{
+	uintptr_t first = ((const uintptr_t *)a)[w], differ = 0;
+
+	for (size_t i = 1; i < n; i++)
+		differ |= ((const uintptr_t *)(a + i * size))[w] ^ first;
+	return differ;
+}
+
+/* The lowest and one past the highest bit set in differ, nonzero. */
+MV_SORT_INLINE unsigned mv_sort_low_bit(uintptr_t differ)
+{
+	return (unsigned)__builtin_ctzll(differ);
+}
+
+MV_SORT_INLINE unsigned mv_sort_high_bit(uintptr_t differ)
+{
+	return 64 - (unsigned)__builtin_clzll(differ);
+}
+
+/* The passes the radix sort makes over a word whose keys differ in
+ * differ's bits. */
+MV_SORT_INLINE unsigned mv_sort_digits(uintptr_t differ)
+{
+	if (!differ)
+		return 0;
+	return (mv_sort_high_bit(differ) - mv_sort_low_bit(differ) + MV_SORT_DIGIT - 1) /
+	       MV_SORT_DIGIT;
+}
+
+#define MV_SORT_WORDS_MAX 2
+
+/* The two sorts, each returning the buffer that holds the result. */
+MV_SORT_INLINE void *mv_sort_merge(void *base, void *tmp, size_t n, size_t size, unsigned words)
+{
+	char *src = base, *dst = tmp, *t;
+
+	while (mv_sort_merge_pass(src, dst, n, size, words) > 1)
+		t = src, src = dst, dst = t;
+	return n > 1 ? dst : base;
+}
+
+MV_SORT_INLINE void *mv_sort_radix(void *base, void *tmp, size_t n, size_t size, unsigned words)
+{
+	char *src = base, *dst = tmp, *t;
+
+	for (unsigned w = words; w-- > 0;) {
+		uintptr_t differ = n ? mv_sort_varying(src, n, size, w) : 0;
+
+		if (!differ)
+			continue;
+		for (unsigned b = mv_sort_low_bit(differ); b < mv_sort_high_bit(differ);
+		     b += MV_SORT_DIGIT) {
+			mv_sort_radix_pass(src, dst, n, size, w, b);
+			t = src, src = dst, dst = t;
+		}
+	}
+	return src;
+}
+
+/* Sorts as mv_sort() does, with whichever sort costs less for the input,
+ * and returns the buffer that holds the sorted records: base or tmp.
+ * The caller can use it where it lands. */
+MV_SORT_INLINE void *mv_sort_to(void *base, void *tmp, size_t n, size_t size, unsigned words)
+{
+	size_t runs = mv_sort_count_runs(base, n, size, words), merges = 0;
+	unsigned radix = 0;
+
+	if (runs <= 1)
+		return base;
+	for (size_t r = runs - 1; r; r >>= 1)
+		merges++;               /* ceil(log2(runs)) passes */
+	for (unsigned w = 0; w < words && w < MV_SORT_WORDS_MAX; w++)
+		radix += mv_sort_digits(mv_sort_varying(base, n, size, w));
+	/* A merge pass costs a comparison and a move per record; a radix
+	 * pass two looks at the key and a move per record, and clearing and
+	 * summing its counts: small inputs merge. */
+	if (words <= MV_SORT_WORDS_MAX &&
+	    radix * (3 * ((size_t)1 << MV_SORT_DIGIT) + 3 * n) < merges * 2 * n)
+		return mv_sort_radix(base, tmp, n, size, words);
+	return mv_sort_merge(base, tmp, n, size, words);
+}
+
 MV_SORT_INLINE void mv_sort(void *base, void *tmp, size_t n, size_t size, unsigned words)
 {
-	char *src = base, *dst = tmp;
-	size_t runs = mv_sort_count_runs(src, n, size, words);
+	void *sorted = mv_sort_to(base, tmp, n, size, words);
 
-	while (runs > 1) {
-		char *t;
-
-		runs = mv_sort_merge_pass(src, dst, n, size, words);
-		t = src, src = dst, dst = t;
-	}
-	if (src != base)
-		memcpy(base, src, n * size);
+	if (sorted != base)
+		memcpy(base, sorted, n * size);
 }
 
 #endif

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mv_sort (runtime/sort.h) against a plain insertion sort: every order of
+ * mv_sort (runtime/sort.h) against a reference sort: every order of
  * input the runtime meets (sorted, a few runs, interleaved callees,
  * reversed, random, all keys equal), one- and two-word keys, and that
- * records with equal keys keep their order.
+ * records with equal keys keep their order.  mv_sort picks the merge or
+ * the radix sort by cost, so each is also checked on its own, on small
+ * and large inputs, keys whose differing bits are few, many, high, and
+ * not a multiple of the radix digit.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -21,40 +24,60 @@ struct rec {
 	char pad[13];             /* a size that is no power of two */
 };
 
-#define MAX 600
+#define MAX 20000
 static struct rec in[MAX], got[MAX], want[MAX], tmp[MAX];
 static const char *shape;
 static size_t n;
 
-static int less(const struct rec *x, const struct rec *y, unsigned words)
+static unsigned ref_words;
+
+/* The reference: qsort() by key, then by arrival, which is stable. */
+static int compare(const void *a, const void *b)
 {
-	for (unsigned i = 0; i < words; i++)
+	const struct rec *x = a, *y = b;
+
+	for (unsigned i = 0; i < ref_words; i++)
 		if (x->key[i] != y->key[i])
-			return x->key[i] < y->key[i];
-	return 0;
+			return x->key[i] < y->key[i] ? -1 : 1;
+	return (x->arrived > y->arrived) - (x->arrived < y->arrived);
 }
 
 static void reference(unsigned words)
 {
 	memcpy(want, in, n * sizeof *in);
-	for (size_t i = 1; i < n; i++) {
-		struct rec r = want[i];
-		size_t j = i;
-
-		for (; j > 0 && less(&r, &want[j - 1], words); j--)
-			want[j] = want[j - 1];
-		want[j] = r;
-	}
+	ref_words = words;
+	qsort(want, n, sizeof *want, compare);
 }
 
-static void check(unsigned words)
+enum how { CHOSEN, MERGE, RADIX };
+
+static void sort_by(enum how how, unsigned words)
+{
+	void *at;
+
+	if (how == CHOSEN) {
+		if (words == 1)
+			mv_sort(got, tmp, n, sizeof *got, 1);
+		else
+			mv_sort(got, tmp, n, sizeof *got, 2);
+		return;
+	}
+	if (how == MERGE)
+		at = words == 1 ? mv_sort_merge(got, tmp, n, sizeof *got, 1) :
+				  mv_sort_merge(got, tmp, n, sizeof *got, 2);
+	else
+		at = words == 1 ? mv_sort_radix(got, tmp, n, sizeof *got, 1) :
+				  mv_sort_radix(got, tmp, n, sizeof *got, 2);
+	CHECK(at == got || at == tmp);
+	if (at == tmp)
+		memcpy(got, tmp, n * sizeof *got);
+}
+
+static void check_by(enum how how, unsigned words)
 {
 	memcpy(got, in, n * sizeof *in);
 	memset(tmp, 0xa5, sizeof tmp);
-	if (words == 1)
-		mv_sort(got, tmp, n, sizeof *got, 1);
-	else
-		mv_sort(got, tmp, n, sizeof *got, 2);
+	sort_by(how, words);
 	reference(words);
 	for (size_t i = 0; i < n; i++) {
 		CHECK(got[i].key[0] == want[i].key[0]);
@@ -63,6 +86,13 @@ static void check(unsigned words)
 		CHECK(got[i].arrived == want[i].arrived);
 		CHECK(!memcmp(got[i].pad, in[got[i].arrived].pad, sizeof got[i].pad));
 	}
+}
+
+static void check(unsigned words)
+{
+	check_by(CHOSEN, words);
+	check_by(MERGE, words);
+	check_by(RADIX, words);
 }
 
 static uint64_t state = 88172645463325252u;
@@ -88,6 +118,10 @@ static void make(const char *name, size_t count, int kind)
 		case 4: r->key[0] = rnd() % 50, r->key[1] = rnd() % 3; break;
 		case 5: r->key[0] = 7, r->key[1] = 7; break;              /* all equal */
 		case 6: r->key[0] = rnd(), r->key[1] = rnd(); break;      /* high bits too */
+		case 7: /* a whole-program batch: one run per function, spread */
+			r->key[0] = 0x555555400000u + (i % 100) * 0x4a0 + (i / 100) * 0x3b, r->key[1] = 0;
+			break;
+		case 8: r->key[0] = rnd() & 0x1ffff8, r->key[1] = rnd() % 5; break; /* 18 bits */
 		}
 		r->arrived = i;
 		for (size_t k = 0; k < sizeof r->pad; k++)
@@ -100,10 +134,11 @@ static void make(const char *name, size_t count, int kind)
 int main(void)
 {
 	static const char *names[] = { "sorted", "runs", "two callees interleaved",
-		"reversed", "random with repeats", "all equal", "random" };
-	static const size_t sizes[] = { 0, 1, 2, 3, 7, 64, 255, MAX };
+		"reversed", "random with repeats", "all equal", "random",
+		"a batch of 100 functions", "random low bits" };
+	static const size_t sizes[] = { 0, 1, 2, 3, 7, 64, 255, 600, 5000, MAX };
 
-	for (int kind = 0; kind < 7; kind++)
+	for (int kind = 0; kind < 9; kind++)
 		for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
 			make(names[kind], sizes[s], kind);
 	printf("sort: ok\n");
