@@ -36,6 +36,7 @@ static int redirect_apply(struct mv_fn *f, void *body)
 	int err;
 
 	f->active = body ? body : f->generic;
+	mv_check_sites(f->site0, f->n_sites, f, f->desc->name);
 	err = entry_jump(f, jmp);
 	if (!err)
 		err = mv_area_set(&f->entry, jmp, MV_AREA_BRANCH, "entry", f->desc->name);
@@ -63,10 +64,13 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 	uint8_t jmp[MV_ARCH_ENTRY_LEN];
 	struct mv_body inl;
 	const struct mv_desc_variant *v = 0;
+	const uint8_t *pristine;
 	int changed, err;
 
 	if (f->redirect)
 		return redirect_apply(f, body);
+	if (body)
+		mv_check_sites(f->site0, f->n_sites, f, d->name);
 	if (body && mv_arch_entry_jump(jmp, (uintptr_t)f->entry.addr, (uintptr_t)body)) {
 		mv_report("function %s: variant %" MV_PRIaddr " is out of reach of its entry", d->name, body);
 		body = 0;
@@ -84,10 +88,10 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 	for (size_t i = 0; body && i < d->n_variants && !v; i++)
 		if (d->variants[i].body == body && d->variants[i].inlining == MV_INLINE_OK)
 			v = &d->variants[i];
+	pristine = v ? mv_region_pristine(f, v) : 0;
 	for (size_t i = f->site0; i < f->site0 + f->n_sites; i++) {
 		mv.sites[i].to_function = 0;
-		err = mv_site_point(&mv.sites[i], body, body ? &inl : 0, v,
-				    v ? mv_region_pristine(f, v) : 0, d->name);
+		err = mv_site_point(&mv.sites[i], body, body ? &inl : 0, v, pristine, d->name);
 		if (err)
 			return err;
 	}
@@ -156,6 +160,8 @@ int mv_apply_fnptr(struct mv_var *v, void *target, void *keep)
 	const struct mv_desc_variant *code = plain_code(target, &pristine);
 	const struct mv_desc_variant *keep_code = keep ? plain_code(keep, &keep_pristine) : 0;
 
+	if (target || keep)
+		mv_check_sites(v->site0, v->n_sites, 0, v->name);
 	for (size_t i = v->site0; i < v->site0 + v->n_sites; i++) {
 		struct mv_site *s = &mv.sites[i];
 		int stays = !target && keep && s->in_probe_variant;

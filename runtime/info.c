@@ -67,6 +67,7 @@ MV_API const struct mv_info_fn *multiverse_info_fn(void *fn)
 	mv_lock();
 	f = mv_sync() < 0 ? 0 : mv_find_fn(fn);
 	if (f) {
+		mv_check_sites(f->site0, f->n_sites, f, f->desc->name);
 		struct tally t = tally_sites(f->site0, f->n_sites);
 
 		info = (struct mv_info_fn){
@@ -94,10 +95,13 @@ MV_API const struct mv_info_site *multiverse_info_site(void *fn, unsigned i)
 
 	mv_lock();
 	if (mv_sync() >= 0) {
-		if ((f = mv_find_fn(fn)) && i < f->n_sites)
+		if ((f = mv_find_fn(fn)) && i < f->n_sites) {
+			mv_check_sites(f->site0, f->n_sites, f, f->desc->name);
 			s = &mv.sites[f->site0 + i];
-		else if (!f && (v = mv_find_var(fn)) && (v->flags & MV_VAR_FNPTR) && i < v->n_sites)
+		} else if (!f && (v = mv_find_var(fn)) && (v->flags & MV_VAR_FNPTR) && i < v->n_sites) {
+			mv_check_sites(v->site0, v->n_sites, 0, v->name);
 			s = &mv.sites[v->site0 + i];
+		}
 	}
 	if (s)
 		info = (struct mv_info_site){
@@ -251,6 +255,7 @@ void mv_dump(const struct mv_printer *out)
 {
 	mv_lock();
 	mv_sync();
+	mv_check_all_sites();
 	out->print(out->ctx, "multiverse: %zu switches, %zu functions\n", mv.n_vars, mv.n_fns);
 	for (size_t i = 0; i < mv.n_vars; i++)
 		dump_var(out, &mv.vars[i]);

@@ -79,6 +79,16 @@ static inline uint8_t *mv_wide_eq(struct mv_area *a, int want)
 	return a->wide + 5 * a->len + want * MV_AREA_MAX;
 }
 
+/* Whether n bytes agree: areas are a few bytes long, for which a call
+ * of memcmp() costs more than the comparison. */
+static inline int mv_same_bytes(const uint8_t *x, const uint8_t *y, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return 0;
+	return 1;
+}
+
 struct mv_var {
 	void *addr;
 	const char *name;
@@ -151,12 +161,15 @@ struct mv_module {
 /* registry.c */
 int mv_register_locked(const struct mv_module *d);
 int mv_sync(void);            /* merge modules registered since last time */
+void mv_mem_fresh(void);      /* mv_mem_refresh(), once per API call */
 int mv_registered_in(const struct mv_span *spans, size_t n);
 
 /* tables.c */
 int mv_reserve(const struct mv_module *m); /* before merging m */
 int mv_merge(const struct mv_module *m);
 void mv_link(void);           /* attach sites to their callees */
+void mv_check_region_sites(void);
+void mv_check_all_sites(void);
 void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n);
 int mv_in_spans(const struct mv_span *spans, size_t n, const void *p);
 struct mv_var *mv_find_var(const void *addr);
@@ -197,6 +210,7 @@ int mv_spans_unloading(const struct mv_module *m, const struct mv_span *spans, s
 
 /* site.c */
 void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name);
+void mv_check_sites(size_t site0, size_t n, const struct mv_fn *f, const char *name);
 int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl,
 		  const struct mv_desc_variant *v, const uint8_t *pristine,
 		  const char *name);
@@ -209,6 +223,7 @@ static inline int mv_site_state(const struct mv_site *s)
 {
 	return s->via_region ? s->region->state : s->area.state;
 }
+int mv_region_may_fit_call(const struct mv_fn *f);
 void mv_region_setup(struct mv_site *s, const struct mv_fn *f, const char *name);
 void mv_region_free(struct mv_site *s);
 void mv_region_capture(struct mv_fn *f);

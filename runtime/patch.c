@@ -16,8 +16,9 @@ char *mv_hex(char *buf, const uint8_t *p, size_t n)
 	return buf;
 }
 
-/* The original bytes are read once, when the area is first merged; from
- * then on they are the only bytes we accept there besides our own. */
+/* The original bytes are read once: an entry's when its function is
+ * merged, a site's when it is first needed (mv_check_sites).  From then on
+ * they are the only bytes we accept there besides our own. */
 int mv_area_capture(struct mv_area *a, void *addr, size_t len)
 {
 	a->addr = addr;
@@ -52,7 +53,7 @@ int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
 
 	if (a->state < MV_AREA_ORIG)
 		return 0;
-	if (!a->stuck && !memcmp(mv_cur(a), bytes, a->len)) {
+	if (!a->stuck && mv_same_bytes(mv_cur(a), bytes, a->len)) {
 		a->state = state;
 		return 0;
 	}

@@ -35,6 +35,10 @@ struct mv_span {
 #define MV_SPANS_MAX 16
 size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max);
 
+/* Whether the module that contains inside is the program itself, whose
+ * memory goes only with the process.  The caller holds the lock. */
+int mv_module_is_program(const void *inside);
+
 /* For multiverse_redirect() (redirect.c; user space only, the kernel
  * has livepatch): whether p lies in the executable code of a loaded
  * module; whether it lies in the runtime's own module, where the runtime

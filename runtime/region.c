@@ -52,6 +52,23 @@ static int fits_call(const struct mv_site *s, const struct mv_fn *f)
 	return 0;
 }
 
+/* Whether a site of f without padding may get a region: some variant of
+ * f may fit a call (fits_call() needs the decoded call itself). */
+int mv_region_may_fit_call(const struct mv_fn *f)
+{
+	if (!MV_PLATFORM_REGIONS || !f || f->desc->flags & MV_FN_PLAIN)
+		return 0;
+	for (uint32_t i = 0; i < f->desc->n_variants; i++) {
+		const struct mv_desc_variant *v = &f->desc->variants[i];
+		if (v->inlining == MV_INLINE_OK && v->copy_len <= MV_ARCH_SITE_MAX)
+			return 1;
+	}
+	return 0;
+}
+
+/* Regions are made when their module is merged (mv_check_region_sites()
+ * reads those sites first), so that no batch allocates: a site read later
+ * gets none. */
 void mv_region_setup(struct mv_site *s, const struct mv_fn *f, const char *name)
 {
 	struct mv_area *r;
@@ -59,14 +76,13 @@ void mv_region_setup(struct mv_site *s, const struct mv_fn *f, const char *name)
 
 	if (!MV_PLATFORM_REGIONS || s->region || (!s->pad && !fits_call(s, f)))
 		return;
-	r = malloc(sizeof *r);
+	/* one allocation: the area, then its bytes */
+	r = malloc(sizeof *r + 5 * len + 2 * MV_AREA_MAX);
 	if (r) {
 		memset(r, 0, sizeof *r);
-		r->wide = malloc(5 * len + 2 * MV_AREA_MAX);
+		r->wide = (uint8_t *)(r + 1);
 	}
-	if (!r || !r->wide || mv_area_capture(r, s->area.addr - s->pad, len)) {
-		if (r)
-			free(r->wide);
+	if (!r || mv_area_capture(r, s->area.addr - s->pad, len)) {
 		free(r);
 		mv_report("site %" MV_PRIaddr " calling %s: no memory for its region; "
 			  "nothing will be inlined there", (void *)s->area.addr, name);
@@ -83,7 +99,6 @@ void mv_region_free(struct mv_site *s)
 {
 	if (!s->region)
 		return;
-	free(s->region->wide);
 	free(s->region);
 	s->region = 0;
 	mv.n_regions--;

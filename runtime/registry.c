@@ -116,6 +116,16 @@ MV_API int __multiverse_unregister_module(uint32_t version, uint32_t machine,
 	if (version != MV_DESCRIPTOR_VERSION || machine != MV_ARCH_MACHINE)
 		return -ENOEXEC;
 	mv_lock();
+	/* The program's destructors run at exit: its memory stays until the
+	 * process is gone, so nothing that reaches into it needs restoring,
+	 * and its records stay valid for any API call still to come (from
+	 * a later destructor, or from a thread that runs on). */
+	if (mv_module_is_program(fn_start < fn_stop ? (const void *)fn_start :
+				 var_start < var_stop ? (const void *)var_start :
+							(const void *)site_start)) {
+		mv_unlock();
+		return 0;
+	}
 	p = find(var_start, fn_start, site_start);
 	m = *p;
 	if (m ? m->touched || mv_committed_any() : lost)
@@ -146,12 +156,26 @@ int mv_registered_in(const struct mv_span *spans, size_t n)
 	return 0;
 }
 
+/* Whether mv_mem_refresh() ran during this API call. */
+static int mem_fresh;
+
+/* Sites are read lazily (mv_check_sites), perhaps long after the last
+ * merge: what is mapped is learnt again once per API call that reads
+ * any, since a module without records may have gone meanwhile. */
+void mv_mem_fresh(void)
+{
+	if (!mem_fresh)
+		mv_mem_refresh();
+	mem_fresh = 1;
+}
+
 /* Sites are relinked even after a failed merge: the tables moved. */
 int mv_sync(void)
 {
+	mem_fresh = 0;
 	if (!dirty)
 		return 0;
-	mv_mem_refresh();
+	mv_mem_fresh();
 	for (struct module *m = modules; m; m = m->next) {
 		if (m->merged)
 			continue;
@@ -167,6 +191,7 @@ int mv_sync(void)
 		m->merged = 1;
 	}
 	mv_link();
+	mv_check_region_sites();
 	dirty = 0;
 	return 0;
 }

@@ -103,8 +103,9 @@ static void check_padding(struct mv_site *s, const char *name)
 	}
 }
 
-/* Decodes a site once its callee is known; one that is not the promised
- * call is reported now and never written.  name is the callee's. */
+/* Decodes a site, which its callee's record is known for, the first time
+ * it is needed (mv_check_sites); one that is not the promised call is
+ * reported now and never written.  name is the callee's. */
 void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 {
 	int via_switch = !f;
@@ -140,6 +141,24 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 	a->state = MV_AREA_INVALID;
 	mv_report("site %" MV_PRIaddr " calling %s holds %s, not a call we can patch; left alone",
 		  (void *)addr, name, mv_hex(hex, mv_orig(a), a->len));
+}
+
+/* Checks the sites of a run that were never checked: those of function f
+ * (NULL: of a function-pointer switch) called name.  Before any of them is
+ * written, and before the state of any is told.  Allocates nothing: the
+ * sites that may get a region were read when merged. */
+void mv_check_sites(size_t site0, size_t n, const struct mv_fn *f, const char *name)
+{
+	/* An unloading batch reads nothing new: a site never read was never
+	 * written, and its call still reaches the generic, whose entry leads
+	 * to whatever the function runs. */
+	if (mv_poke_must_forward)
+		return;
+	for (size_t i = site0; i < site0 + n; i++)
+		if (mv.sites[i].area.state == MV_AREA_UNRESOLVED) {
+			mv_mem_fresh();
+			mv_site_resolve(&mv.sites[i], f, name);
+		}
 }
 
 /*

@@ -12,17 +12,20 @@ struct mv_tables mv;
 extern const char __multiverse_debug[];
 __attribute__((used)) static const void *const keep_debug_record = __multiverse_debug;
 
-/* A record's key words and its place: the tables sort these, then move
- * each record once, since records are large and a module's sites come in
- * many short runs (calls to two callees, interleaved). */
+/* A new record's key words and its descriptor's index: a module's
+ * descriptors are sorted as these, small, and each record is built once,
+ * in its sorted place.  (A module's sites come in many short runs: calls
+ * to two callees, interleaved.) */
 struct order {
 	uintptr_t key[2];
 	size_t at;
 };
 
+/* Where a merge builds a module's records, sorted, before they join the
+ * table's: the table's own free end when it is empty. */
 struct scratch {
 	struct order *order;      /* two halves: the orders and mv_sort's */
-	void *records;
+	void *records;            /* NULL: the table's end */
 };
 
 static void free_scratch(struct scratch *s)
@@ -33,8 +36,8 @@ static void free_scratch(struct scratch *s)
 
 /*
  * Makes room for n more records in *table, which is never left NULL, and
- * the scratch for sorting the grown table.  Returns nonzero when out of
- * memory: then nothing may be appended.
+ * the scratch for sorting them.  Returns nonzero when out of memory: then
+ * nothing may be added.
  */
 static int reserve(void *table, size_t used, size_t n, size_t size, struct scratch *s)
 {
@@ -47,30 +50,49 @@ static int reserve(void *table, size_t used, size_t n, size_t size, struct scrat
 	if (!p)
 		return -ENOMEM;
 	*(void **)table = p;
-	s->order = malloc(2 * (used + n + 1) * sizeof *s->order);
-	s->records = malloc((used + n + 1) * size);
-	if (!s->order || !s->records) {
+	s->order = malloc(2 * (n + 1) * sizeof *s->order);
+	if (used)
+		s->records = malloc((n + 1) * size);
+	if (!s->order || (used && !s->records)) {
 		free_scratch(s);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-/* Sorts n records of table by their first `words` words, stably, and
- * frees the scratch. */
-static void sort_table(void *table, size_t n, size_t size, unsigned words,
-		       struct scratch *s)
+/* Sorts the n orders by key, stably (mv_sort's scratch is their second
+ * half). */
+static void sort_orders(struct scratch *s, size_t n, unsigned words)
 {
-	char *t = table, *r = s->records;
+	if (words == 1)
+		mv_sort(s->order, s->order + n, n, sizeof *s->order, 1);
+	else
+		mv_sort(s->order, s->order + n, n, sizeof *s->order, 2);
+}
 
-	for (size_t i = 0; i < n; i++) {
-		s->order[i] = (struct order){ .at = i };
-		memcpy(s->order[i].key, t + i * size, words * sizeof(uintptr_t));
+/* Where the k-th new record is built. */
+static void *new_record(void *table, size_t used, size_t size, struct scratch *s, size_t k)
+{
+	return (char *)(s->records ? s->records : (char *)table + used * size) + k * size;
+}
+
+/*
+ * The n new records, sorted, join table's used ones, sorted: merged from
+ * the back, in place, so that an old record moves at most once, and
+ * stably, old records first among equal keys.  Frees the scratch.
+ */
+static void join_sorted(void *table, size_t used, size_t n, size_t size, unsigned words,
+			struct scratch *s)
+{
+	char *t = table, *add = s->records;
+	size_t i = used, j = n, out = used + n;
+
+	while (add && j > 0) {
+		if (i > 0 && mv_sort_before(add + (j - 1) * size, t + (i - 1) * size, words))
+			memcpy(t + --out * size, t + --i * size, size);
+		else
+			memcpy(t + --out * size, add + --j * size, size);
 	}
-	mv_sort(s->order, s->order + n, n, sizeof *s->order, 2);
-	for (size_t i = 0; i < n; i++)
-		memcpy(r + i * size, t + s->order[i].at * size, size);
-	memcpy(t, r, n * size);
 	free_scratch(s);
 }
 
@@ -82,18 +104,16 @@ _Static_assert(offsetof(struct mv_site, callee) == 0 &&
 	       "sites sort by callee, then address");
 
 /*
- * Merging appends a module's records, sorts by address, and keeps the
- * first record of every address, so that the state of records merged
- * before survives and repeating a merge is harmless.  The sort is stable
- * and the old records come first: a pass merges them with the new ones'
- * runs.
+ * Merging adds a module's records in sorted order and keeps the first
+ * record of every address, so that the state of records merged before
+ * survives and repeating a merge is harmless.
  */
 static int merge_vars(const struct mv_module *m)
 {
-	size_t k = 0;
+	size_t k = 0, n = 0, used = mv.n_vars;
 	struct scratch tmp;
 
-	if (reserve(&mv.vars, mv.n_vars, m->var_end - m->var, sizeof *mv.vars, &tmp))
+	if (reserve(&mv.vars, used, m->var_end - m->var, sizeof *mv.vars, &tmp))
 		return -ENOMEM;
 	for (const struct mv_desc_var *d = m->var; d < m->var_end; d++) {
 		unsigned w = d->width;
@@ -103,12 +123,19 @@ static int merge_vars(const struct mv_module *m)
 			mv_report("switch %s: width %u is not supported; ignored", d->name, w);
 			continue;
 		}
-		mv.vars[mv.n_vars++] = (struct mv_var){
-			.addr = d->addr, .name = d->name, .width = w, .flags = d->flags,
+		tmp.order[n++] = (struct order){ { (uintptr_t)d->addr }, d - m->var };
+	}
+	sort_orders(&tmp, n, 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct mv_desc_var *d = &m->var[tmp.order[i].at];
+
+		*(struct mv_var *)new_record(mv.vars, used, sizeof *mv.vars, &tmp, i) = (struct mv_var){
+			.addr = d->addr, .name = d->name, .width = d->width, .flags = d->flags,
 			.bound = !(d->flags & MV_VAR_TRACKED),
 		};
 	}
-	sort_table(mv.vars, mv.n_vars, sizeof *mv.vars, 1, &tmp);
+	join_sorted(mv.vars, used, n, sizeof *mv.vars, 1, &tmp);
+	mv.n_vars = used + n;
 	for (size_t i = 0; i < mv.n_vars; i++) {
 		struct mv_var *v = &mv.vars[i];
 
@@ -161,16 +188,23 @@ static int says(const struct mv_desc_fn *d)
 
 static int merge_fns(const struct mv_module *m)
 {
-	size_t k = 0;
+	size_t k = 0, n = m->fn_end - m->fn, used = mv.n_fns;
 	struct scratch tmp;
 
-	if (reserve(&mv.fns, mv.n_fns, m->fn_end - m->fn, sizeof *mv.fns, &tmp))
+	if (reserve(&mv.fns, used, n, sizeof *mv.fns, &tmp))
 		return -ENOMEM;
-	for (const struct mv_desc_fn *d = m->fn; d < m->fn_end; d++)
-		mv.fns[mv.n_fns++] = (struct mv_fn){
+	for (size_t i = 0; i < n; i++)
+		tmp.order[i] = (struct order){ { (uintptr_t)m->fn[i].generic }, i };
+	sort_orders(&tmp, n, 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct mv_desc_fn *d = &m->fn[tmp.order[i].at];
+
+		*(struct mv_fn *)new_record(mv.fns, used, sizeof *mv.fns, &tmp, i) = (struct mv_fn){
 			.generic = d->generic, .desc = d, .active = d->generic,
 		};
-	sort_table(mv.fns, mv.n_fns, sizeof *mv.fns, 1, &tmp);
+	}
+	join_sorted(mv.fns, used, n, sizeof *mv.fns, 1, &tmp);
+	mv.n_fns = used + n;
 	for (size_t i = 0; i < mv.n_fns; i++) {
 		struct mv_fn *f = &mv.fns[i];
 
@@ -188,7 +222,9 @@ static int merge_fns(const struct mv_module *m)
 			}
 			continue;
 		}
-		mv.fns[k++] = *f;
+		if (k != i)
+			mv.fns[k] = *f;
+		k++;
 	}
 	mv.n_fns = k;
 	for (size_t i = 0; i < mv.n_fns; i++)
@@ -201,34 +237,46 @@ static int merge_fns(const struct mv_module *m)
 
 static int merge_sites(const struct mv_module *m)
 {
-	size_t k = 0;
+	size_t k = 0, n = m->site_end - m->site, used = mv.n_sites;
 	struct scratch tmp;
 
-	if (reserve(&mv.sites, mv.n_sites, m->site_end - m->site, sizeof *mv.sites, &tmp))
+	if (reserve(&mv.sites, used, n, sizeof *mv.sites, &tmp))
 		return -ENOMEM;
-	for (const struct mv_desc_site *d = m->site; d < m->site_end; d++)
-		mv.sites[mv.n_sites++] = (struct mv_site){
+	for (size_t i = 0; i < n; i++)
+		tmp.order[i] = (struct order){
+			{ (uintptr_t)m->site[i].callee, (uintptr_t)m->site[i].site }, i };
+	sort_orders(&tmp, n, 2);
+	for (size_t i = 0; i < n; i++) {
+		const struct mv_desc_site *d = &m->site[tmp.order[i].at];
+
+		*(struct mv_site *)new_record(mv.sites, used, sizeof *mv.sites, &tmp, i) = (struct mv_site){
 			.area = { .addr = d->site, .state = MV_AREA_UNRESOLVED },
 			.callee = d->callee,
 			.pad = d->pad <= MV_INLINE_MAX ? d->pad : 0xff,
 			.in_probe_variant = !!(d->flags & MV_SITE_IN_PROBE_VARIANT),
 		};
-	sort_table(mv.sites, mv.n_sites, sizeof *mv.sites, 2, &tmp);
+	}
+	join_sorted(mv.sites, used, n, sizeof *mv.sites, 2, &tmp);
+	mv.n_sites = used + n;
 	for (size_t i = 0; i < mv.n_sites; i++) {
 		struct mv_site *s = &mv.sites[i];
 
 		if (k && mv.sites[k - 1].callee == s->callee && mv.sites[k - 1].area.addr == s->area.addr)
 			continue;
-		mv.sites[k++] = *s;
+		if (k != i)
+			mv.sites[k] = *s;
+		k++;
 	}
 	mv.n_sites = k;
 	return 0;
 }
 
 /*
- * Hands each run of sites to its function or function-pointer switch and
- * decodes the sites new to it.  A run whose callee is not registered waits
- * for the module that defines it.
+ * Hands each run of sites to its function or function-pointer switch.  A
+ * run whose callee is not registered waits for the module that defines
+ * it.  A site is checked only when its run is first pointed anywhere, or
+ * asked about (mv_check_sites): start-up reads no code, and a module
+ * whose functions are never committed costs its records only.
  */
 void mv_link(void)
 {
@@ -241,30 +289,59 @@ void mv_link(void)
 		struct mv_fn *f = mv_find_fn(callee);
 		struct mv_var *v = f ? 0 : mv_find_var(callee);
 		size_t *site0, *n;
-		const char *name;
 
 		for (j = i; j < mv.n_sites && mv.sites[j].callee == callee; j++)
 			;
 		if (f) {
-			site0 = &f->site0, n = &f->n_sites, name = f->desc->name;
+			site0 = &f->site0, n = &f->n_sites;
 		} else if (v && v->flags & MV_VAR_FNPTR) {
-			site0 = &v->site0, n = &v->n_sites, name = v->name;
+			site0 = &v->site0, n = &v->n_sites;
 		} else {
 			continue;
 		}
 		*site0 = i;
 		*n = j - i;
-		for (size_t k = i; k < j; k++) {
-			if (mv.sites[k].area.state == MV_AREA_UNRESOLVED)
-				mv_site_resolve(&mv.sites[k], f, name);
-			/* a new site, not bound yet (the module's binding
-			 * batch failed, or is to come): the switch's probe
-			 * guards hold no more until a batch binds it */
-			if (v && v->active && mv_site_state(&mv.sites[k]) <= MV_AREA_ORIG)
+		/* a new site, not bound yet (the module's binding batch
+		 * failed, or is to come): the switch's probe guards hold no
+		 * more until a batch binds it */
+		for (size_t k = i; v && v->active && k < j; k++)
+			if (mv_site_state(&mv.sites[k]) <= MV_AREA_ORIG)
 				v->committed = 0;
-		}
 	}
 	mv_poke_areas_changed();
+}
+
+/* Reads, right after a merge, the sites that may get a region (region.c):
+ * padded ones, and those of a function with a variant that may fit the
+ * call.  Their regions are allocated now, not in a batch. */
+void mv_check_region_sites(void)
+{
+	for (size_t i = 0; i < mv.n_fns; i++) {
+		struct mv_fn *f = &mv.fns[i];
+		int all = mv_region_may_fit_call(f);
+
+		for (size_t k = f->site0; k < f->site0 + f->n_sites; k++)
+			if ((all || mv.sites[k].pad) && mv.sites[k].area.state == MV_AREA_UNRESOLVED)
+				mv_site_resolve(&mv.sites[k], f, f->desc->name);
+	}
+	for (size_t i = 0; i < mv.n_vars; i++) {
+		struct mv_var *v = &mv.vars[i];
+
+		for (size_t k = v->site0; v->flags & MV_VAR_FNPTR && k < v->site0 + v->n_sites; k++)
+			if (mv.sites[k].pad && mv.sites[k].area.state == MV_AREA_UNRESOLVED)
+				mv_site_resolve(&mv.sites[k], 0, v->name);
+	}
+}
+
+/* Checks the sites of every run: for the dump and debugfs, which tell
+ * every site's state. */
+void mv_check_all_sites(void)
+{
+	for (size_t i = 0; i < mv.n_fns; i++)
+		mv_check_sites(mv.fns[i].site0, mv.fns[i].n_sites, &mv.fns[i], mv.fns[i].desc->name);
+	for (size_t i = 0; i < mv.n_vars; i++)
+		if (mv.vars[i].flags & MV_VAR_FNPTR)
+			mv_check_sites(mv.vars[i].site0, mv.vars[i].n_sites, 0, mv.vars[i].name);
 }
 
 /* Room, in everything a batch uses, for the tables with m merged, so

@@ -320,8 +320,20 @@ static void test_generic(void)
 	capture_stderr();
 	CHECK(multiverse_init() == 0);
 	out = captured();
+	/* start-up reads no call site */
+	CHECK(!mentions(out, hm_site_bad) && !mentions(out, hm_site_fp_bad));
+	/* the dump tells every site's state, so it reads them all, once */
+	FILE *null = fopen("/dev/null", "w");
+	CHECK(null);
+	capture_stderr();
+	multiverse_dump_info(null);
+	out = captured();
 	CHECK(mentions(out, hm_site_bad) && mentions(out, hm_site_badslot));
 	CHECK(mentions(out, hm_site_fp_bad) && !mentions(out, hm_site_call));
+	capture_stderr();
+	multiverse_dump_info(null);
+	fclose(null);
+	CHECK(!mentions(captured(), hm_site_bad));
 	CHECK(changed_areas() == 0);
 	CHECK(multiverse_is_committed(hm_value) == 0 && multiverse_is_committed(&hm_fp) == 0);
 }

@@ -91,6 +91,7 @@ static int state_show(struct seq_file *m, void *unused)
 {
 	mv_lock();
 	mv_sync();
+	mv_check_all_sites();
 	seq_printf(m, "multiverse %s: %zu switches, %zu functions, %zu sites\n",
 		   multiverse_version(), mv.n_vars, mv.n_fns, mv.n_sites);
 	for (size_t i = 0; i < mv.n_vars; i++)

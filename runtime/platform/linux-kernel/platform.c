@@ -110,6 +110,13 @@ size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max)
 	return n;
 }
 
+/* Modules unregister only when they are unloaded (modules.c). */
+int mv_module_is_program(const void *inside)
+{
+	(void)inside;
+	return 0;
+}
+
 /* Kernel text and modules are within a direct call's reach of each other
  * on x86-64; AArch64 modules beyond it are reached through the module
  * loader's PLTs, not through sites this runtime binds. */

@@ -2,13 +2,15 @@
 /*
  * Linux user space: which loaded object code belongs to, for
  * multiverse_redirect() (redirect.c), which sends calls to a function
- * that may live in a shared object loaded later.
+ * that may live in a shared object loaded later, and for unregistering
+ * (registry.c), which has nothing to do when the program ends.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 #include "internal.h"
 #include "linux-user.h"
@@ -53,6 +55,48 @@ int mv_is_code(const void *p)
 
 	dl_iterate_phdr(find_code, &q);
 	return q.executable;
+}
+
+/* The program's load bias, from its program headers in the auxiliary
+ * vector: PT_PHDR says where they were meant to be; without it (a static
+ * executable, not position-independent) the bias is 0, if the headers
+ * then lie in a segment.  -1 if neither holds. */
+static intptr_t program_bias(const ElfW(Phdr) *ph, size_t n)
+{
+	uintptr_t at = (uintptr_t)ph;
+
+	for (size_t i = 0; i < n; i++)
+		if (ph[i].p_type == PT_PHDR)
+			return (intptr_t)(at - ph[i].p_vaddr);
+	for (size_t i = 0; i < n; i++)
+		if (ph[i].p_type == PT_LOAD && at - ph[i].p_vaddr < ph[i].p_memsz)
+			return 0;
+	return -1;
+}
+
+/* Whether inside lies in the program's segments.  From the auxiliary
+ * vector, not dl_iterate_phdr(), which a static C library makes dear:
+ * this runs in every process's exit. */
+int mv_module_is_program(const void *inside)
+{
+	static const ElfW(Phdr) *ph;    /* the same for the process's life */
+	static size_t n;
+	static intptr_t bias;
+	struct code_query q = { (uintptr_t)inside, 0, 0, 0, 0 };
+
+	if (!ph && (ph = (const void *)getauxval(AT_PHDR))) {
+		n = getauxval(AT_PHNUM);
+		bias = program_bias(ph, n);
+	}
+	if (!ph || bias < 0) {
+		dl_iterate_phdr(find_code, &q);
+		return q.first;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (ph[i].p_type == PT_LOAD &&
+		    (uintptr_t)inside - (uintptr_t)bias - ph[i].p_vaddr < ph[i].p_memsz)
+			return 1;
+	return 0;
 }
 
 /* The runtime as a shared object (libmultiverse.so) is a module of its

@@ -35,7 +35,8 @@
  * A thread whose trap is handled only after step 4 (it was descheduled in
  * between) finds no breakpoint any more.  The handler sends it back to the
  * area's first byte to run what is there now.  For that, the runtime
- * publishes the address of every area it may patch (trap-tables.c).
+ * publishes the address of every area it may patch before a batch writes
+ * any (trap-tables.c).
  *
  * Each step does one write per page it touches, not one per area; the
  * bytes between areas are rewritten with their own values.
@@ -83,23 +84,29 @@
 #include "sort.h"
 #include "linux-user.h"
 
+/* A queued area.  Its address, length and bytes are copied here, so
+ * that the write steps and the trap batch read the queue in address
+ * order without visiting the areas themselves, scattered over the
+ * tables (a region's bytes stay with it). */
 struct poke {
 	uintptr_t at;                   /* area->addr: the queue sorts by it */
 	struct mv_area *area;
 	uint8_t b_bytes[MV_AREA_MAX];   /* what the current step writes */
 	uint8_t b_want[MV_AREA_MAX];    /* what the batch wants */
 	uint8_t state;
+	uint8_t len;                    /* area->len */
+	uint8_t wide;                   /* a region: its buffers are its own */
 };
 
 /* A region keeps these buffers with its bytes (internal.h). */
 static uint8_t *bytes_of(struct poke *p)
 {
-	return p->area->wide ? mv_wide_buf(p->area, 0) : p->b_bytes;
+	return p->wide ? mv_wide_buf(p->area, 0) : p->b_bytes;
 }
 
 static uint8_t *want_of(struct poke *p)
 {
-	return p->area->wide ? mv_wide_buf(p->area, 1) : p->b_want;
+	return p->wide ? mv_wide_buf(p->area, 1) : p->b_want;
 }
 
 static struct poke *queue, *sort_buf;
@@ -152,6 +159,8 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 	a->queued = 1;
 	queue[n_queue].at = (uintptr_t)a->addr;
 	queue[n_queue].area = a;
+	queue[n_queue].len = a->len;
+	queue[n_queue].wide = !!a->wide;
 	memcpy(bytes_of(&queue[n_queue]), bytes, a->len);
 	memcpy(want_of(&queue[n_queue]), bytes, a->len);
 	queue[n_queue].state = state;
@@ -191,7 +200,7 @@ int mv_poke_copies_allowed(void)
  * wrote, or for a stuck area what the failed batch left (read back). */
 int mv_poke_matches(struct mv_area *a)
 {
-	return !memcmp(a->addr, a->stuck ? mv_alt(a) : mv_cur(a), a->len);
+	return mv_same_bytes(a->addr, a->stuck ? mv_alt(a) : mv_cur(a), a->len);
 }
 
 enum step { BREAKPOINTS, TAILS, HEADS, WHOLE };
@@ -203,31 +212,43 @@ enum step { BREAKPOINTS, TAILS, HEADS, WHOLE };
  * first (queue_untouched() checks). */
 static size_t writes_done;
 
+/* The bytes step puts into the page's copy at at for area p. */
+static void step_bytes(enum step step, uint8_t *at, struct poke *p)
+{
+	const uint8_t *b = bytes_of(p);
+
+	switch (step) {
+	case BREAKPOINTS:
+		for (size_t i = 0; i < BP; i++)
+			at[i] = MV_ARCH_BREAKPOINT[i];
+		break;
+	case TAILS:
+		for (size_t i = BP; i < p->len; i++)
+			at[i] = b[i];
+		break;
+	case HEADS:
+		for (size_t i = 0; i < BP; i++)
+			at[i] = b[i];
+		break;
+	case WHOLE:
+		for (size_t i = 0; i < p->len; i++)
+			at[i] = b[i];
+		break;
+	}
+}
+
 /* One write per run of areas starting in the same page. */
 static int write_step(enum step step)
 {
 	for (size_t i = 0, j; i < n_queue; i = j) {
-		uintptr_t start = (uintptr_t)queue[i].area->addr;
+		uintptr_t start = queue[i].at;
 		uintptr_t page = start & -(uintptr_t)page_size, end = start;
 
-		for (j = i; j < n_queue; j++) {
-			uintptr_t a = (uintptr_t)queue[j].area->addr;
-			if ((a & -(uintptr_t)page_size) != page)
-				break;
-			end = a + queue[j].area->len;
-		}
+		for (j = i; j < n_queue && (queue[j].at & -(uintptr_t)page_size) == page; j++)
+			end = queue[j].at + queue[j].len;
 		memcpy(page_buf, (const void *)start, end - start);
-		for (size_t k = i; k < j; k++) {
-			struct poke *p = &queue[k];
-			uint8_t *at = page_buf + ((uintptr_t)p->area->addr - start);
-
-			switch (step) {
-			case BREAKPOINTS: memcpy(at, MV_ARCH_BREAKPOINT, BP); break;
-			case TAILS: memcpy(at + BP, bytes_of(p) + BP, p->area->len - BP); break;
-			case HEADS: memcpy(at, bytes_of(p), BP); break;
-			case WHOLE: memcpy(at, bytes_of(p), p->area->len); break;
-			}
-		}
+		for (size_t k = i; k < j; k++)
+			step_bytes(step, page_buf + (queue[k].at - start), &queue[k]);
 		int err = mv_text_write((void *)start, page_buf, end - start);
 		if (err)
 			return err;
@@ -251,7 +272,7 @@ static int one_page(void)
 static int has_tails(void)
 {
 	for (size_t i = 0; i < n_queue; i++)
-		if (queue[i].area->len > BP)
+		if (queue[i].len > BP)
 			return 1;
 	return 0;
 }
@@ -297,11 +318,20 @@ static struct mv_trap_table *trap_batch(int old)
 
 	t->n = n_queue;
 	for (size_t i = 0; i < n_queue; i++) {
-		struct mv_area *a = queue[i].area;
-		if (old)
+		struct poke *p = &queue[i];
+		struct mv_area *a = p->area;
+
+		/* the common case, from the queue alone: b_want, which
+		 * bytes_of() still equals before the first step */
+		if (!old && !p->wide) {
+			t->a[i].addr = t->a[i].emu = p->at;
+			t->a[i].len = p->len;
+			memcpy(t->a[i].bytes, p->b_want, p->len);
+		} else if (old) {
 			trap_entry(&t->a[i], a, mv_cur(a), a->wide ? mv_wide_eq(a, 0) : 0);
-		else
-			trap_entry(&t->a[i], a, bytes_of(&queue[i]), a->wide ? mv_wide_eq(a, 1) : 0);
+		} else {
+			trap_entry(&t->a[i], a, bytes_of(p), mv_wide_eq(a, 1));
+		}
 	}
 	return t;
 }
@@ -373,19 +403,12 @@ static int outside(uintptr_t addr, const void *ctx)
 	return !mv_in_spans(sp->s, sp->n, (const void *)addr);
 }
 
-/* An unloaded module's stuck areas go with it: its addresses may be
- * reused by the next module mapped there. */
-void mv_poke_forget(const struct mv_span *spans, size_t n)
-{
-	struct spans sp = { spans, n };
-
-	update_stuck_table(outside, &sp);
-}
+static int known_stale;         /* the tables' areas changed since publishing */
 
 /* Every area address, for traps handled after their patch (header
  * comment), in the spare table that mv_reserve() sized.  The batch's table, as
  * large and unused between batches, is the sort's scratch. */
-void mv_poke_areas_changed(void)
+static void publish_known(void)
 {
 	struct mv_trap_table *t = mv_trap_known_spare(), *tmp = mv_trap_batch(0);
 	size_t n = 0;
@@ -402,13 +425,40 @@ void mv_poke_areas_changed(void)
 	mv_sort(t->a, tmp->a, n, sizeof t->a[0], 1);
 	t->n = n;
 	mv_trap_publish_known();
+	known_stale = 0;
 }
 
-/* The queue arrives as a few sorted runs (one per function: its entry,
- * then its sites in address order), which mv_sort merges in a pass or two. */
+/* Areas that joined need no place in the known table before a batch
+ * writes them (mv_poke_flush publishes it then), so a program that
+ * never patches never sorts them.  Areas that left are dropped when
+ * their module goes (mv_poke_forget). */
+void mv_poke_areas_changed(void)
+{
+	known_stale = 1;
+}
+
+/* An unloaded module's areas go with it, stuck ones too: its addresses
+ * may be reused by the next module mapped there.  The tables no longer
+ * hold its records. */
+void mv_poke_forget(const struct mv_span *spans, size_t n)
+{
+	struct spans sp = { spans, n };
+
+	update_stuck_table(outside, &sp);
+	publish_known();
+}
+
+/* The queue arrives as sorted runs, one or two per function (its entry,
+ * then its sites in address order): mv_sort merges a few, and sorts many
+ * by radix. */
 static void sort_queue(void)
 {
-	mv_sort(queue, sort_buf, n_queue, sizeof *queue, 1);
+	struct poke *sorted = mv_sort_to(queue, sort_buf, n_queue, sizeof *queue, 1);
+
+	if (sorted != queue) {          /* the two are the same size */
+		sort_buf = queue;
+		queue = sorted;
+	}
 }
 
 /* The area now holds what the batch wanted: its bookkeeping says so. */
@@ -420,6 +470,24 @@ static void take_want(struct poke *p)
 	if (a->wide)
 		memcpy(mv_wide_eq(a, 0), mv_wide_eq(a, 1), MV_AREA_MAX);
 	a->state = p->state;
+}
+
+/* The batch was written whole: the areas hold what it wanted, none is
+ * stuck, and none is queued any more.  One visit to each. */
+static void settle_written(void)
+{
+	int was_stuck = 0;
+
+	for (size_t i = 0; i < n_queue; i++) {
+		struct mv_area *a = queue[i].area;
+
+		take_want(&queue[i]);
+		was_stuck |= a->stuck;
+		a->stuck = 0;
+		a->queued = 0;
+	}
+	if (was_stuck)
+		update_stuck_table(keep_all, NULL);
 }
 
 /* After a failed step that could not be rolled back: decides, from what
@@ -551,14 +619,20 @@ static int write_live(int sync)
 	return err;
 }
 
-static void drop_queue(void)
+/* Empties the queue, whose areas are let go already (settle_written). */
+static void empty_queue(void)
 {
-	for (size_t i = 0; i < n_queue; i++)
-		queue[i].area->queued = 0;
 	n_queue = 0;
 	others = -1;
 	copies = -1;
 	stop_world = 0;
+}
+
+static void drop_queue(void)
+{
+	for (size_t i = 0; i < n_queue; i++)
+		queue[i].area->queued = 0;
+	empty_queue();
 }
 
 void mv_poke_cancel(void)
@@ -644,6 +718,8 @@ int mv_poke_flush(void)
 		drop_queue();
 		return 0;
 	}
+	if (known_stale)
+		publish_known();
 	sort_queue();
 	mv_poke_forward = 0;
 	err = mv_text_ready();
@@ -658,11 +734,11 @@ int mv_poke_flush(void)
 	else
 		err = write_live(1);
 	mv_text_done();
-	if (!err) {
-		for (size_t i = 0; i < n_queue; i++)
-			take_want(&queue[i]);
-		unstick_queue();
+	if (err) {
+		drop_queue();
+		return err;
 	}
-	drop_queue();
-	return err;
+	settle_written();
+	empty_queue();
+	return 0;
 }

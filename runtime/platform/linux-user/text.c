@@ -264,13 +264,20 @@ void mv_mem_refresh(void)
 	dl_iterate_phdr(add_readable, NULL);
 }
 
+/* Reads come in runs from one segment (a module's sites, in address
+ * order): the segment of the last hit is tried first. */
 static int is_readable(const void *src, size_t len)
 {
+	static size_t last;
 	uintptr_t a = (uintptr_t)src;
 
+	if (last < n_readable && a >= readable[last].lo && a + len <= readable[last].hi)
+		return 1;
 	for (size_t i = 0; i < n_readable; i++)
-		if (a >= readable[i].lo && a + len <= readable[i].hi)
+		if (a >= readable[i].lo && a + len <= readable[i].hi) {
+			last = i;
 			return 1;
+		}
 	return 0;
 }
 
