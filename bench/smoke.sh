@@ -56,10 +56,20 @@ done
 # A generated program with 1,000 call sites: start-up, commit, revert.
 python3 tools/latency.py --sites 1000 --reps 1 --csv "$tmp/latency.csv" >"$tmp/latency.log" ||
 	{ cat "$tmp/latency.log" >&2; fail "commit latency on 1,000 sites"; }
+grep -q ",commit-live," "$tmp/latency.csv" || fail "no commit with a second thread in latency.csv"
+# Its counting mode (tools/latency_counts.py), here without callgrind,
+# whose requests are then no-ops: each operation once, checked.
+build/gen/lat_s1000_f100/latency.mv --count >"$tmp/count.log" 2>&1 ||
+	{ cat "$tmp/count.log" >&2; fail "latency --count on 1,000 sites"; }
 
 python3 tools/report.py "$tmp" >"$tmp/report.txt" || fail "tools/report.py"
 grep -q "Targets" "$tmp/report.txt" || fail "report has no targets section"
 grep -q "Live updates" "$tmp/report.txt" || fail "report has no redirect section"
 [ ${#builds[@]} = 1 ] || grep -q "GCC beside Clang" "$tmp/report.txt" ||
 	fail "report has no Clang column"
+# Issue 31's targets: measured here only in part (no 10,000 sites, no
+# musl, no compile time), which the section must say and count.
+grep -q "^Speed targets" "$tmp/report.txt" || fail "report has no speed targets section"
+grep -q "speed targets met (.*not measured)" "$tmp/report.txt" ||
+	fail "the speed targets section does not say what it did not measure"
 echo "bench smoke: ok"

@@ -21,14 +21,7 @@
 #include "harness.h"
 #include "measure.h"
 
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#else
-/* Without valgrind's header the counting mode cannot work; timing can. */
-#define CALLGRIND_ZERO_STATS
-#define CALLGRIND_DUMP_STATS_AT(s) ((void)(s))
-#define NO_CALLGRIND 1
-#endif
+#include "callgrind.h"
 
 uint64_t empty_warm_loop(long n);
 uint64_t empty_cold_loop(long n);

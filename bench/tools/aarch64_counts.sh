@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Instructions per iteration of the micro-benchmarks on AArch64, counted by
-# callgrind (valgrind's arm64 build from Debian) inside the arm64 guest the
-# test suite boots (tests/qemu/: qemu-system-aarch64, a Debian arm64
-# kernel).  The same columns as tools/callgrind_counts.py, into CSV.
-# Cycles are not measured: under emulation they say nothing about a real
-# core.
+# Instructions counted by callgrind (valgrind's arm64 build from Debian)
+# inside the arm64 guest the test suite boots (tests/qemu/:
+# qemu-system-aarch64, a Debian arm64 kernel), into CSV.  Cycles are not
+# measured: under emulation they say nothing about a real core.
 #
 #   tools/aarch64_counts.sh CSV [ITERS]
+#       per iteration of the micro-benchmarks: the same columns as
+#       tools/callgrind_counts.py
+#   tools/aarch64_counts.sh --latency CSV [SITES]
+#       per call site of start-up and commit, on the generated program
+#       of SITES (10,000) call sites built by aarch64-linux-gnu-multiverse-gcc:
+#       the same columns as tools/latency_counts.py
 #
 # Sets up what it needs: the cross toolchain and the guest
 # (tests/qemu/setup.sh), the AArch64 build of multiverse (make aarch64),
@@ -15,16 +19,18 @@
 # (apt-get download valgrind:arm64, extracted, never installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=micro
+if [ "${1:-}" = --latency ]; then
+	mode=latency
+	shift
+fi
 csv=$1
-: >"$csv"   # callgrind_counts.py appends
-iters=${2:-1000}
+: >"$csv"   # the tools append
 O=build/aarch64
 guest=$O/guest
 
 ../tests/qemu/setup.sh
 make -s -C .. aarch64
-make -s ARCH=aarch64 $O/bin/spinlock-0 $O/bin/pvops-0 $O/bin/tailcall-0 $O/bin/probe-0 \
-	$O/bin/redirect-0 $O/bin/libredirect-loaded.so
 
 # valgrind.bin and the callgrind tool: valgrind's launcher is a perl
 # script, and the guest has no perl.
@@ -43,22 +49,47 @@ if [ ! -x "$guest/valgrind/valgrind.bin" ]; then
 	cp "$tmp/usr/bin/valgrind.bin" "$guest/valgrind/"
 	rm -rf "$tmp"
 fi
-# redirect-0 finds its two shared objects next to it ($ORIGIN).
-cp $O/bin/spinlock-0 $O/bin/pvops-0 $O/bin/tailcall-0 $O/bin/probe-0 $O/bin/redirect-0 \
-	$O/bin/libredirect-linked.so $O/bin/libredirect-loaded.so \
-	../build/aarch64/libmultiverse.so.0 "$guest/"
-
-# One guest boot per program.  The guest prints, for every dump, its
-# file, the client request that made it and its totals (grep -H), which
-# tools/callgrind_counts.py --lines turns into rows.
+cp ../build/aarch64/libmultiverse.so.0 "$guest/"
 dir=$(cd "$guest" && pwd -P)
-for b in spinlock pvops tailcall probe redirect; do
+
+# callgrind OUT PROGRAM ARGS...: one guest boot, PROGRAM (in the guest
+# directory) run under callgrind.  The guest prints, for every dump, its
+# file, the client request that made it and its totals (grep -H), into
+# OUT, which the tools' --lines option turns into rows.
+callgrind() {
+	local out=$1
+	shift
 	../tests/qemu/run.sh "$guest" sh -c "
 		export VALGRIND_LIB=$dir/valgrind/lib LD_LIBRARY_PATH=$dir
 		$dir/valgrind/valgrind.bin --tool=callgrind --smc-check=all \
-			--callgrind-out-file=/tmp/cg.out ./$b-0 --count $iters \
+			--callgrind-out-file=/tmp/cg.out ./$* \
 			>/tmp/out 2>/tmp/err || { cat /tmp/out /tmp/err; exit 1; }
-		grep -H -e '^desc: Trigger' -e '^totals:' /tmp/cg.out.*" >"$O/$b.lines" ||
-		{ echo "callgrind of $b in the arm64 guest failed:" >&2; tail -n 30 "$O/$b.lines" >&2; exit 1; }
-	python3 tools/callgrind_counts.py "$b-0" --iters "$iters" --lines "$O/$b.lines" --csv "$csv"
-done
+		grep -H -e '^desc: Trigger' -e '^totals:' /tmp/cg.out.*" >"$out" ||
+		{ echo "callgrind of $1 in the arm64 guest failed:" >&2; tail -n 30 "$out" >&2; exit 1; }
+}
+
+micro() {
+	local iters=${1:-1000} b
+	make -s ARCH=aarch64 $O/bin/spinlock-0 $O/bin/pvops-0 $O/bin/tailcall-0 $O/bin/probe-0 \
+		$O/bin/redirect-0 $O/bin/libredirect-loaded.so
+	# redirect-0 finds its two shared objects next to it ($ORIGIN).
+	cp $O/bin/spinlock-0 $O/bin/pvops-0 $O/bin/tailcall-0 $O/bin/probe-0 $O/bin/redirect-0 \
+		$O/bin/libredirect-linked.so $O/bin/libredirect-loaded.so "$guest/"
+	for b in spinlock pvops tailcall probe redirect; do
+		callgrind "$O/$b.lines" "$b-0" --count "$iters"
+		python3 tools/callgrind_counts.py "$b-0" --iters "$iters" --lines "$O/$b.lines" --csv "$csv"
+	done
+}
+
+latency() {
+	local sites=${1:-10000} exe
+	exe=$(python3 tools/latency_counts.py --compilers aarch64-gcc --sites "$sites" --build-only)
+	cp "$exe" "$guest/latency"
+	callgrind "$O/latency.lines" latency --count
+	# Out of the guest directory, which every boot copies into the guest.
+	rm -f "$guest/latency"
+	python3 tools/latency_counts.py --compilers aarch64-gcc --sites "$sites" \
+		--lines "$O/latency.lines" --csv "$csv"
+}
+
+"$mode" "${2:-}"

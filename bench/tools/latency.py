@@ -19,6 +19,7 @@ import subprocess
 import sys
 
 import genbuild
+import results
 from results import latency_table
 
 WORK = os.path.join(genbuild.BENCH, "build", "gen")
@@ -66,12 +67,7 @@ def main():
 
     latency_table(rows)
     if a.csv:
-        new = not os.path.exists(a.csv) or os.path.getsize(a.csv) == 0
-        with open(a.csv, "a", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=list(rows[0].keys()))
-            if new:
-                w.writeheader()
-            w.writerows(rows)
+        results.append(a.csv, rows)
 
 
 if __name__ == "__main__":

@@ -85,7 +85,7 @@ def latency(rows, out):
     by_fns = [r for r in rows if r["sites"] == "10000"]
     for ax, data, xkey, xlabel in ((a1, by_sites, "sites", "call sites (100 functions)"),
                                    (a2, by_fns, "functions", "functions (10,000 call sites)")):
-        for op in ("init", "first-commit", "commit", "revert"):
+        for op in ("init", "first-commit", "commit", "revert", "commit-live"):
             pts = sorted((int(r[xkey]), float(r["median_us"])) for r in data if r["op"] == op)
             if len(pts) > 1:
                 ax.plot(*zip(*pts), "o-", label=op)
@@ -130,17 +130,26 @@ def size(rows, out):
 
 
 def compile_time(rows, out):
+    """One panel per compiler and target: each unit without and with the
+    plugin (medians)."""
+    # Files from before other compilers were measured hold gcc-12, x86-64.
+    key = lambda r: f"{r.get('compiler') or 'gcc-12'}, {r.get('arch') or 'x86-64'}"
+    compilers = list(dict.fromkeys(key(r) for r in rows))
     units = list(dict.fromkeys(r["unit"] for r in rows))
-    get = {(r["unit"], r["plugin"]): float(r["median_s"]) for r in rows}
-    fig, ax = plt.subplots(figsize=(9, 4))
+    get = {(key(r), r["unit"], r["plugin"]): float(r["median_s"]) for r in rows}
+    fig, axes = plt.subplots(1, len(compilers), figsize=(4.5 * len(compilers), 4), squeeze=False)
     x = range(len(units))
-    ax.bar([i - 0.2 for i in x], [get[(u, "0")] for u in units], 0.4, label="without plugin")
-    ax.bar([i + 0.2 for i in x], [get[(u, "1")] for u in units], 0.4, label="with plugin")
-    ax.set_xticks(list(x))
-    ax.set_xticklabels(units, fontsize=8)
-    ax.set_ylabel("seconds (median)")
-    ax.legend()
-    ax.grid(axis="y", alpha=0.3)
+    for ax, c in zip(axes[0], compilers):
+        ax.bar([i - 0.2 for i in x], [get.get((c, u, "0"), 0) for u in units], 0.4,
+               label="without plugin")
+        ax.bar([i + 0.2 for i in x], [get.get((c, u, "1"), 0) for u in units], 0.4,
+               label="with plugin")
+        ax.set_title(c, fontsize=9)
+        ax.set_xticks(list(x))
+        ax.set_xticklabels([u.replace(" (", "\n(") for u in units], fontsize=7)
+        ax.set_ylabel("seconds (median)")
+        ax.legend(fontsize=7)
+        ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 

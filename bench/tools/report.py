@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: MIT
 """Prints the suite's summary from the CSV files in a results directory:
 the micro-benchmark table, the paper's numbers beside ours, and for each
-target whether the data meets it.  Nothing here fails on a timing: a
-missed target is reported, not an error.
+target whether the data meets it; last, issue 31's speed targets
+(start-up, commit, musl's start-up, compile time) and how many are met.
+Nothing here fails on a timing: a missed target is reported, not an
+error.
 
     report.py RESULTS_DIR
 """
 import os
 import sys
 
+import genbuild
 from results import latency_table, read
 
 # The paper's Figure 1 (avg. TSC cycles per spin_irq_lock call; §6.1 says
@@ -43,6 +46,17 @@ LOPI_ON = {"LOPI": 1.22, "source": 1.06, "source, inlined": 1.02}
 # direct call (the thesis's two figures; whole runs of a call loop
 # timed).  Our table candidate is the last of those three parts.
 PSU_CALL = (2.97, 4.24)
+
+# Issue 31's speed targets (README, "Speed targets (issue 31)").
+STARTUP_US_PER_SITE = 0.05   # multiverse_init (the "init" row), programs of 100 functions
+COMMIT_US_PER_SITE = 0.02    # commit by the full safe protocol, another thread present
+TARGET_SITES = (10000, 100000)
+MUSL_STARTUP_ADDED = 5000    # instructions an empty program runs more with multiversed musl
+# Compile time with the plugin against without it (medians), by unit:
+# (what the unit's name contains, the unit the target names, at most
+# this ratio).
+COMPILE_RATIO = (("multiversed functions", "1,000 multiversed functions", 1.5),
+                 ("no multiverse attribute", "no multiverse attribute (harness.c)", 1.1))
 
 
 def f(x, fmt="{:.2f}"):
@@ -348,16 +362,158 @@ def print_size(rows):
               f" {g('exe loaded bytes'):>7}")
 
 
-def print_compile(rows):
-    print("\nCompile time (gcc-12 -O2 -c; seconds, min / median)")
-    units = {}
+def compile_key(r):
+    """(compiler, arch) of a compile_time.csv row; files from before the
+    other compilers were measured hold gcc-12 on x86-64 only."""
+    return r.get("compiler") or "gcc-12", r.get("arch") or "x86-64"
+
+
+def compile_by_compiler(rows):
+    """{(compiler, arch): {unit: {plugin "0"/"1": row}}}, in file order."""
+    by = {}
     for r in rows:
-        units.setdefault(r["unit"], {})[r["plugin"]] = r
-    for unit, by in units.items():
-        wo, w = by["0"], by["1"]
-        mwo, mw = float(wo["median_s"]), float(w["median_s"])
-        print(f"  {unit:<37} without {float(wo['min_s']):.3f} / {mwo:.3f}"
-              f"   with {float(w['min_s']):.3f} / {mw:.3f}   {100 * (mw - mwo) / mwo:+.1f}%")
+        by.setdefault(compile_key(r), {}).setdefault(r["unit"], {})[r["plugin"]] = r
+    return by
+
+
+def print_compile(rows):
+    for (compiler, arch), units in compile_by_compiler(rows).items():
+        where = "" if arch == "x86-64" else ", " + arch
+        print(f"\nCompile time ({compiler} -O2 -c{where}; seconds, min / median)")
+        for unit, by in units.items():
+            wo, w = by["0"], by["1"]
+            mwo, mw = float(wo["median_s"]), float(w["median_s"])
+            print(f"  {unit:<37} without {float(wo['min_s']):.3f} / {mwo:.3f}"
+                  f"   with {float(w['min_s']):.3f} / {mw:.3f}   {100 * (mw - mwo) / mwo:+.1f}%")
+
+
+class Tally:
+    """Prints each speed target's line and counts the outcomes."""
+
+    def __init__(self):
+        self.met = self.missed = self.unmeasured = 0
+
+    def target(self, ok, text):
+        if ok:
+            self.met += 1
+        else:
+            self.missed += 1
+        print(f"  [{'met' if ok else 'MISSED'}] {text}")
+
+    def not_measured(self, text, targets=1):
+        self.unmeasured += targets
+        print(f"  (not measured: {text})")
+
+    def summary(self):
+        total = self.met + self.missed + self.unmeasured
+        rest = [f"{self.missed} missed"] + ([f"{self.unmeasured} not measured"]
+                                            if self.unmeasured else [])
+        print(f"  => {self.met} of {total} speed targets met ({', '.join(rest)})")
+
+
+def latency_row(rows, sites, op, functions=100):
+    """The first row for that program and operation (latency.py's first
+    sweep; its second may repeat the program)."""
+    return next((r for r in rows or [] if r["op"] == op and int(r["sites"]) == sites
+                 and int(r["functions"]) == functions), None)
+
+
+def print_counts_info(op, counts, target):
+    """One [info] line: instructions per site of op, by compiler and
+    architecture (callgrind), which belong to the given target."""
+    per = {}
+    for r in counts:
+        if r["op"] == op:
+            per.setdefault(f"{r['compiler']} {r['arch']}", []).append(
+                f"{float(r['per_site']):.1f} ({int(r['sites']):,} sites)")
+    if per:
+        print(f"  [info] {op}, instructions per site (callgrind; for the {target} target): " +
+              "; ".join(f"{k} {', '.join(v)}" for k, v in per.items()))
+    else:
+        print(f"  (not measured: instructions of {op}: no latency_instructions*.csv)")
+
+
+def latency_targets(t, lat, counts):
+    """Start-up and commit with another thread present, µs per site at
+    10,000 and 100,000 sites, and their instruction counts beside them."""
+    for op, limit, what, target in (
+            ("init", STARTUP_US_PER_SITE, "start-up (multiverse_init)", "start-up"),
+            ("commit-live", COMMIT_US_PER_SITE,
+             "commit, full safe protocol with a second thread present (commit-live)", "commit")):
+        for sites in TARGET_SITES:
+            r = latency_row(lat, sites, op)
+            if r is None:
+                t.not_measured(f"{what}, {sites:,} sites: "
+                               + ("no such row in latency.csv" if lat else "no latency.csv"))
+                continue
+            med = float(r["median_us"])
+            procs = r.get("processes") or "?"
+            t.target(med / sites <= limit,
+                     f"{what}, {sites:,} sites: {med / sites:.3f} µs/site (median {med:.1f} µs,"
+                     f" {procs} processes; min {float(r['min_us']):.1f} µs),"
+                     f" target at most {limit} µs/site")
+        if op == "commit-live":
+            alone = [(s, latency_row(lat, s, "commit")) for s in TARGET_SITES]
+            alone = [f"{s:,} sites {float(r['median_us']) / s:.3f} µs/site" for s, r in alone if r]
+            if alone:
+                print(f"  [info] commit with no other thread (commit): {', '.join(alone)}")
+        print_counts_info(op, counts, target)
+
+
+def musl_targets(t, rows):
+    """The multiversed musl's empty program against the base musl's."""
+    if not rows:
+        t.not_measured("musl start-up: no musl_startup.csv (case-studies/musl/run.sh"
+                       " --startup)", 2)
+        return
+    for r in rows:
+        base, mv = int(r["base"]), int(r["multiverse"])
+        t.target(mv - base <= MUSL_STARTUP_ADDED,
+                 f"musl start-up of an empty program, {r['link']}: multiverse {mv:,}"
+                 f" instructions, base {base:,}: {mv - base:+,}, target at most"
+                 f" +{MUSL_STARTUP_ADDED:,} (callgrind)")
+
+
+def compile_targets(t, rows):
+    """The plugin's cost in compile time for each compiler and target:
+    the ratio of the medians with and without it."""
+    by = compile_by_compiler(rows or [])
+    expected = list(dict.fromkeys([(c.name, c.arch) for c in genbuild.COMPILERS.values()]
+                                  + list(by)))
+    for compiler, arch in expected:
+        units = by.get((compiler, arch))
+        if not units:
+            t.not_measured(f"compile time, {compiler} {arch}: not in compile_time.csv",
+                           len(COMPILE_RATIO))
+            continue
+        for label, unit_named, limit in COMPILE_RATIO:
+            unit = next((u for u in units if label in u), None)
+            if unit is None:
+                t.not_measured(f"compile time, {compiler} {arch}, {unit_named}")
+                continue
+            wo, w = units[unit]["0"], units[unit]["1"]
+            ratio = float(w["median_s"]) / float(wo["median_s"])
+            text = (f"compile time, {compiler} {arch}, {unit}: {ratio:.2f}x the plain compile"
+                    f" (medians: with {float(w['median_s']):.3f} s, without"
+                    f" {float(wo['median_s']):.3f} s; minima {float(w['min_s']):.3f} /"
+                    f" {float(wo['min_s']):.3f} s)")
+            if unit != unit_named:
+                t.not_measured(f"{text}; the target is for {unit_named}")
+                continue
+            t.target(ratio <= limit, f"{text}, target at most {limit}x")
+
+
+def print_speed_targets(results):
+    """Issue 31's targets, each met or missed, and how many are met."""
+    print("\nSpeed targets (issue 31; measured, not asserted; µs are wall clock,"
+          " medians over processes)")
+    t = Tally()
+    counts = [r for name in ("latency_instructions.csv", "latency_instructions-aarch64.csv")
+              for r in read(results, name) or []]
+    latency_targets(t, read(results, "latency.csv"), counts)
+    musl_targets(t, read(results, "musl_startup.csv"))
+    compile_targets(t, read(results, "compile_time.csv"))
+    t.summary()
 
 
 def main():
@@ -398,6 +554,7 @@ def main():
             fn(rows)
         else:
             print(f"\n({name} missing: not measured in this run)")
+    print_speed_targets(results)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,19 @@ def read(results, name):
         return list(csv.DictReader(fh))
 
 
+def append(path, rows):
+    """Appends rows (dicts) to the CSV file at path, with a header if the
+    file is new or empty: several runs of a tool fill one file."""
+    if not rows:
+        return
+    new = not os.path.exists(path) or os.path.getsize(path) == 0
+    with open(path, "a", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0].keys()))
+        if new:
+            w.writeheader()
+        w.writerows(rows)
+
+
 def latency_table(rows, indent=""):
     """Prints latency rows: total and per-site and per-function costs."""
     print(f"{indent}{'sites':>7} {'functions':>9} {'op':<13} {'min':>9} {'median':>9}"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # musl 1.2.3 with lock elision by Multiverse (the paper's §6.2.2, Figure 5).
 #
-#   case-studies/musl/run.sh [--quick]
+#   case-studies/musl/run.sh [--quick | --startup CSV]
 #
 # Fetches Debian's musl 1.2.3 source, builds it twice into build/case-studies/musl/
 # (baseline: gcc-12; multiversed: our patch, built with multiverse-gcc, with
@@ -14,11 +14,21 @@
 # $MUSL_INLINE_SIZE bytes, so that commit may copy variants into them),
 # is checked and measured too, with the size of each build and what
 # commit made of each call site.  Results: results.md beside this script.
+# --startup CSV measures only the start-up of an empty program
+# (instructions, callgrind), base against multiverse, static and dynamic,
+# into CSV (link,base,multiverse; bench/run.sh uses it).  It builds only
+# those two C libraries, and reuses each from an earlier --startup run
+# that built it from files of the same contents.
 name=musl
 . "$(dirname "$0")/../common.sh"
 here=$repo/case-studies/musl
 quick=0
 [ "${1:-}" = --quick ] && quick=1
+startup=
+if [ "${1:-}" = --startup ]; then
+	[ -n "${2:-}" ] || die "--startup needs the CSV file to write"
+	startup=$(realpath -m "$2")
+fi
 reps=${MUSL_REPS:-9}            # interleaved repetitions for wall-clock time
 calls=${MUSL_CALLS:-10000000}   # calls per measurement, as in the paper
 pad=${MUSL_INLINE_SIZE:-16}     # bytes per padded call site, call included
@@ -47,10 +57,31 @@ build() {
 	 { [ -z "$extra" ] || ar rcs lib/libc.a $extra; } &&
 	 make install >>"$work/$v.log" 2>&1) || die "building $v failed: see $work/$v.log"
 }
-build base gcc-12 ""
+# With --startup, a C library built by an earlier --startup from files of
+# the same contents is reused: reusable variant file... says whether it
+# was, stamp variant file... records it.  Contents, not dates: make.sh
+# compiles the runtime's objects anew every run.
+digest() { cat "$@" | sha256sum | cut -d " " -f 1; }
+reusable() {
+	local v=$1
+	shift
+	[ -n "$startup" ] && [ -f "$work/$v-inst/lib/libc.a" ] &&
+		[ "$(cat "$work/$v-inst/inputs" 2>/dev/null)" = "$(digest "$@")" ]
+}
+stamp() {
+	local v=$1
+	shift
+	[ -z "$startup" ] || digest "$@" >"$work/$v-inst/inputs"
+}
+base_cc=$(command -v gcc-12)
+reusable base "$base_cc" || { build base gcc-12 ""; stamp base "$base_cc"; }
 # The runtime goes into libc.so through LIBCC, which musl links last, and
 # into libc.a with ar.
-build multiverse "$repo/build/multiverse-gcc" "$here/musl-1.2.3.patch" "$(echo $rt)"
+from=("$base_cc" "$here/musl-1.2.3.patch" "$repo/build/multiverse.so" $rt)
+reusable multiverse "${from[@]}" || {
+	build multiverse "$repo/build/multiverse-gcc" "$here/musl-1.2.3.patch" "$(echo $rt)"
+	stamp multiverse "${from[@]}"
+}
 
 # program variant link src out: src built against that C library.
 program() {
@@ -79,6 +110,30 @@ check() {
 	done
 	say "check.c passed against base and $*, static and dynamic"
 }
+
+# measure_startup: what --startup measures (the full run measures it too,
+# below, for the table of results.md).
+measure_startup() {
+	local link v n counts
+	printf 'int main(void) { return 0; }\n' >"$work/empty.c"
+	echo "link,base,multiverse" >"$startup.tmp"
+	for link in static dynamic; do
+		counts=$link
+		for v in base multiverse; do
+			program $v $link "$work/empty.c" "$work/empty-$v-$link"
+			n=$(instructions "$work/empty-$v-$link")
+			[ -n "$n" ] || die "callgrind counted nothing for the $v C library's empty program ($link)"
+			counts=$counts,$n
+		done
+		echo "$counts" >>"$startup.tmp"
+	done
+	mv "$startup.tmp" "$startup"
+	cat "$startup"
+}
+if [ -n "$startup" ]; then
+	measure_startup
+	exit 0
+fi
 check multiverse
 [ $quick = 1 ] && exit 0
 
