@@ -218,22 +218,10 @@ static void step_bytes(enum step step, uint8_t *at, struct poke *p)
 	const uint8_t *b = bytes_of(p);
 
 	switch (step) {
-	case BREAKPOINTS:
-		for (size_t i = 0; i < BP; i++)
-			at[i] = MV_ARCH_BREAKPOINT[i];
-		break;
-	case TAILS:
-		for (size_t i = BP; i < p->len; i++)
-			at[i] = b[i];
-		break;
-	case HEADS:
-		for (size_t i = 0; i < BP; i++)
-			at[i] = b[i];
-		break;
-	case WHOLE:
-		for (size_t i = 0; i < p->len; i++)
-			at[i] = b[i];
-		break;
+	case BREAKPOINTS: memcpy(at, MV_ARCH_BREAKPOINT, BP); break;
+	case TAILS: memcpy(at + BP, b + BP, p->len - BP); break;
+	case HEADS: memcpy(at, b, BP); break;
+	case WHOLE: memcpy(at, b, p->len); break;
 	}
 }
 
@@ -292,26 +280,27 @@ static int write_steps(int sync)
 	return err;
 }
 
-/* What a trap at area a emulates: bytes (len bytes), or for a region,
- * which holds several instructions, its equivalent eq: the call or jump
- * its body or call stands for, as if at the region's call. */
-static void trap_entry(struct mv_trap_area *t, struct mv_area *a,
-		       const uint8_t *bytes, const uint8_t *eq)
+/* What a trap at the area at `at`, len bytes, emulates: bytes, or for a
+ * region (wide: its area), which holds several instructions, its
+ * equivalent eq: the call or jump its body or call stands for, as if at
+ * the region's call. */
+static void trap_entry(struct mv_trap_area *t, uintptr_t at, size_t len,
+		       const struct mv_area *wide, const uint8_t *bytes, const uint8_t *eq)
 {
-	t->addr = (uintptr_t)a->addr;
-	if (a->wide) {
-		t->emu = t->addr + a->eq_off;
-		t->len = a->eq_len;
-		memcpy(t->bytes, eq, a->eq_len);
+	t->addr = at;
+	if (wide) {
+		t->emu = at + wide->eq_off;
+		t->len = wide->eq_len;
+		memcpy(t->bytes, eq, wide->eq_len);
 	} else {
-		t->emu = t->addr;
-		t->len = a->len;
-		memcpy(t->bytes, bytes, a->len);
+		t->emu = at;
+		t->len = len;
+		memcpy(t->bytes, bytes, len);
 	}
 }
 
 /* The queue's areas, emulated as their new bytes (or, old, as what they
- * held before the batch). */
+ * held before the batch).  The new ones come from the queue alone. */
 static struct mv_trap_table *trap_batch(int old)
 {
 	struct mv_trap_table *t = mv_trap_batch(old);
@@ -319,19 +308,10 @@ static struct mv_trap_table *trap_batch(int old)
 	t->n = n_queue;
 	for (size_t i = 0; i < n_queue; i++) {
 		struct poke *p = &queue[i];
-		struct mv_area *a = p->area;
+		struct mv_area *wide = p->wide ? p->area : 0;
 
-		/* the common case, from the queue alone: b_want, which
-		 * bytes_of() still equals before the first step */
-		if (!old && !p->wide) {
-			t->a[i].addr = t->a[i].emu = p->at;
-			t->a[i].len = p->len;
-			memcpy(t->a[i].bytes, p->b_want, p->len);
-		} else if (old) {
-			trap_entry(&t->a[i], a, mv_cur(a), a->wide ? mv_wide_eq(a, 0) : 0);
-		} else {
-			trap_entry(&t->a[i], a, bytes_of(p), mv_wide_eq(a, 1));
-		}
+		trap_entry(&t->a[i], p->at, p->len, wide, old ? mv_cur(p->area) : bytes_of(p),
+			   wide ? mv_wide_eq(wide, !old) : 0);
 	}
 	return t;
 }
@@ -364,7 +344,8 @@ static void update_stuck_table(int (*keep)(uintptr_t addr, const void *ctx),
 			i++;            /* the queue knows better */
 		struct mv_area *a = queue[j++].area;
 		if (a->stuck) {
-			trap_entry(&b->a[n], a, mv_cur(a), a->wide ? mv_wide_eq(a, 0) : 0);
+			trap_entry(&b->a[n], (uintptr_t)a->addr, a->len, a->wide ? a : 0, mv_cur(a),
+				   a->wide ? mv_wide_eq(a, 0) : 0);
 			n++;
 		}
 	}
