@@ -31,7 +31,7 @@ Constant *cstring(Module &m, StringRef s)
 }
 
 GlobalVariable *record(Module &m, Constant *init, StringRef section, const Twine &name,
-		       Comdat *group)
+		       Comdat *group, std::vector<GlobalValue *> &used)
 {
 	/* writable, as the sections are (gcc/descriptors.cc): a read-only
 	 * record would make LLVM give the section other flags than the
@@ -42,7 +42,7 @@ GlobalVariable *record(Module &m, Constant *init, StringRef section, const Twine
 	gv->setAlignment(Align(8));
 	/* kept or dropped with what it describes (sites.cpp) */
 	gv->setComdat(group);
-	appendToUsed(m, { gv });
+	used.push_back(gv);
 	return gv;
 }
 
@@ -60,7 +60,7 @@ Constant *bound(Module &m, const char *name)
 } // namespace
 
 void mv_emit_var(Module &m, Constant *addr, const std::string &name, unsigned width,
-		 unsigned decl_flags)
+		 unsigned decl_flags, std::vector<GlobalValue *> &used)
 {
 	LLVMContext &c = m.getContext();
 	Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
@@ -72,10 +72,12 @@ void mv_emit_var(Module &m, Constant *addr, const std::string &name, unsigned wi
 		ConstantInt::get(i64, 0) });
 	uint64_t offset;
 	GlobalVariable *object = mv_object_of(addr, m.getDataLayout(), &offset);
-	record(m, init, MV_SECTION_VAR, ".mv.var", object ? object->getComdat() : nullptr);
+	record(m, init, MV_SECTION_VAR, ".mv.var", object ? object->getComdat() : nullptr,
+	       used);
 }
 
-void mv_emit_function(Module &m, Function &f, const std::vector<mv_record> &records)
+void mv_emit_function(Module &m, Function &f, const std::vector<mv_record> &records,
+		      std::vector<GlobalValue *> &used)
 {
 	LLVMContext &c = m.getContext();
 	Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
@@ -88,7 +90,7 @@ void mv_emit_function(Module &m, Function &f, const std::vector<mv_record> &reco
 				ConstantInt::get(i64, g.low), ConstantInt::get(i64, g.high) }));
 		auto *arr = ConstantArray::get(ArrayType::get(guards[0]->getType(), guards.size()),
 					       guards);
-		auto *gv = record(m, arr, MV_SECTION_VARIANTS, ".mv.guards", f.getComdat());
+		auto *gv = record(m, arr, MV_SECTION_VARIANTS, ".mv.guards", f.getComdat(), used);
 		/* not analysed for inlining: inline.cpp writes the table
 		 * again once the AsmPrinter has seen the variant's code */
 		Type *i16 = Type::getInt16Ty(c);
@@ -115,12 +117,12 @@ void mv_emit_function(Module &m, Function &f, const std::vector<mv_record> &reco
 			ConstantInt::get(Type::getInt16Ty(c), 0), ConstantPointerNull::get(ptr),
 			ConstantInt::get(i32, 0), ConstantInt::get(i32, MV_INLINE_UNKNOWN) }));
 	Constant *table = record(m, ConstantArray::get(ArrayType::get(variants[0]->getType(),
-		variants.size()), variants), MV_SECTION_VARIANTS, ".mv.variants", f.getComdat());
+		variants.size()), variants), MV_SECTION_VARIANTS, ".mv.variants", f.getComdat(), used);
 	Constant *init = ConstantStruct::getAnon({ &f, cstring(m, mv_display_name(f.getName())), entry, table,
 		ConstantInt::get(i32, variants.size()),
 		ConstantInt::get(i32, MV_FN_ENTRY_AFTER_PAD | (pad_nop ? MV_FN_ENTRY_AFTER_PAD_NOP : 0) |
 				 (plain ? MV_FN_PLAIN : 0)) });
-	record(m, init, MV_SECTION_FN, ".mv.fn", f.getComdat());
+	record(m, init, MV_SECTION_FN, ".mv.fn", f.getComdat(), used);
 }
 
 /* Registration early, so that user constructors may commit already;

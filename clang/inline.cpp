@@ -395,9 +395,12 @@ public:
 			return;
 		MCStreamer &out = *ap->OutStreamer;
 		out.pushSection();
+		/* in the module's order: the map's, by address, would make the
+		 * output differ from one compile to the next */
 		std::map<const Function *, MCSymbol *> relocs;
-		for (auto &[f, c] : copies)
-			relocs[f] = write_relocs(c, f->getComdat());
+		for (const Function &f : *module)
+			if (auto c = copies.find(&f); c != copies.end())
+				relocs[&f] = write_relocs(c->second, f.getComdat());
 		for (const Table &t : tables) {
 			out.switchSection(mv_descriptor_section(ctx(), MV_SECTION_VARIANTS, t.group));
 			out.emitValueToAlignment(Align(8));

@@ -16,6 +16,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/FunctionComparator.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <set>
 
@@ -144,6 +145,7 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 	if (!list)
 		return PreservedAnalyses::all();
 	GlobalNumberState numbers;
+	std::vector<GlobalValue *> used;
 	for (MDNode *entry : list->operands()) {
 		auto *generic = mdconst::dyn_extract_or_null<Function>(entry->getOperand(0));
 		if (!generic)
@@ -187,8 +189,10 @@ PreservedAnalyses MultiverseFinish::run(Module &m, ModuleAnalysisManager &)
 		std::vector<mv_record> merged = coalesced(records, is_unsigned);
 		if (mv_report_on)
 			report_kept(mv_report[generic->getName().str()], merged);
-		mv_emit_function(m, *generic, merged);
+		mv_emit_function(m, *generic, merged, used);
 	}
+	if (!used.empty())
+		appendToUsed(m, used);
 	list->eraseFromParent();
 	std::string error;
 	if (!mv_codegen_follows && !mv_write_report(error))

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-namespace llvm { class Constant; class DataLayout; class Function; class GlobalVariable; class LoadInst; class Module; class Value; }
+namespace llvm { class Constant; class DataLayout; class Function; class GlobalValue; class GlobalVariable; class LoadInst; class Module; class Value; }
 namespace clang { class ASTConsumer; class ASTContext; class Attr; class Decl; class DeclaratorDecl;
 		  class FieldDecl; class FixItHint; class FunctionDecl; class GlobalDecl;
 		  class MangleContext; class NamedDecl; }
@@ -194,11 +194,14 @@ void mv_probe_fold(const std::vector<llvm::LoadInst *> &loads, bool set);
 /* The probes' addresses, for the report's guards */
 extern std::set<llvm::Constant *> mv_probe_switches;
 
-/* descriptors.cpp */
+/* descriptors.cpp.  Each record made is added to used, which the caller
+ * hands to appendToUsed() once: a call per record rebuilds llvm.used each
+ * time, quadratic in the number of records. */
 void mv_emit_var(llvm::Module &m, llvm::Constant *addr, const std::string &name,
-		 unsigned width, unsigned decl_flags);
+		 unsigned width, unsigned decl_flags, std::vector<llvm::GlobalValue *> &used);
 void mv_emit_function(llvm::Module &m, llvm::Function &f,
-		      const std::vector<mv_record> &records);
+		      const std::vector<mv_record> &records,
+		      std::vector<llvm::GlobalValue *> &used);
 void mv_emit_registration(llvm::Module &m, bool optional_runtime);
 
 /* A function-pointer switch, at offset bytes into the global object gv

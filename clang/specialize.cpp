@@ -34,6 +34,7 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <climits>
 #include <map>
@@ -617,9 +618,12 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 			fnptrs[key] = { s.addr, s.name };
 	for (Constant *addr : mv_redirect_switch_calls(m, fnptrs))
 		referenced.insert(addr);
+	std::vector<GlobalValue *> used;
 	for (auto &[key, s] : switches)
 		if (!s.gv->isDeclaration() || referenced.count(s.addr))
-			mv_emit_var(m, s.addr, s.name, s.width, s.flags);
+			mv_emit_var(m, s.addr, s.name, s.width, s.flags, used);
+	if (!used.empty())
+		appendToUsed(m, used);
 	mv_emit_registration(m, optional_runtime);
 	return PreservedAnalyses::none();
 }
