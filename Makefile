@@ -273,18 +273,13 @@ uninstall-clang:
 
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
-# The whole suite: this machine's architecture with GCC (and musl), then with Clang
-# (when clang-19 is there), and on x86-64 also the AArch64 build under
-# qemu (test-aarch64).  All run even if one fails; `make test-host` runs
-# only the first.
+# The whole suite: this machine's architecture with GCC (and musl), then with
+# Clang (when clang-19 is there); on x86-64 also the AArch64 build under
+# qemu (test-aarch64) and the kernel (test-kernel), in a second lane beside
+# the first (tests/all.sh).  All run even if one fails; `make test-host`
+# runs only the first.
 test: all faults $(if $(WITH_MUSL),musl) $(if $(filter x86_64,$(ARCH)),aarch64 kernel)
-	@s=0; tests/run || s=1; \
-	$(if $(WITH_CLANG),tests/run --cc=clang || s=1;) \
-	$(if $(filter x86_64,$(ARCH)),{ tests/qemu/setup.sh && tests/run --arch=aarch64; } || s=1;) \
-	$(if $(and $(WITH_CLANG),$(filter x86_64,$(ARCH))),tests/run --arch=aarch64 --cc=clang || s=1;) \
-	$(if $(filter x86_64,$(ARCH)),tests/kernel/check.sh || s=1;) \
-	$(if $(filter x86_64,$(ARCH)),case-studies/linux/run.sh --quick || s=1;) \
-	exit $$s
+	@tests/all.sh $(if $(WITH_CLANG),--clang) $(if $(filter x86_64,$(ARCH)),--cross)
 
 test-host: all faults $(if $(WITH_MUSL),musl)
 	tests/run

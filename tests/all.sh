@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# make test: every suite, in two lanes that run side by side.
+#
+#   tests/all.sh [--clang] [--cross]
+#
+#   host lane   tests/run (GCC), tests/run --cc=clang (--clang), and with
+#               --cross the kernel case studies' checks
+#               (case-studies/linux/run.sh --quick)
+#   cross lane  (--cross) tests/run --arch=aarch64, the same with
+#               --cc=clang (--clang), and the multiversed kernel's suite
+#               (tests/kernel/check.sh)
+#
+# Why two lanes: each suite does one thing at a time.  tests/run builds
+# and runs one program after another, and the AArch64 guest and the
+# kernel's are single-threaded emulators (tests/qemu/run.sh says why).
+# One suite after another left one of the machine's two cores idle for
+# most of the run.  The lanes are balanced by their time here, about
+# 25 minutes each; they share no files (the host suites work in build/,
+# the cross ones in build/aarch64/ and build/kernel/, the case study in
+# build/case-studies/linux/), and every suite bounds its waits in time
+# rather than expecting a speed, so a loaded machine slows them only.
+#
+# The host lane prints as it goes; the cross lane writes
+# build/tests-cross.log, printed whole when both are done.  Every suite
+# runs even if another fails; the last lines name each suite's result,
+# and the exit status is nonzero if any failed.
+set -u
+cd "$(dirname "$0")/.."
+clang= cross=
+for a; do
+	case $a in
+	--clang) clang=1 ;;
+	--cross) cross=1 ;;
+	*) echo "usage: tests/all.sh [--clang] [--cross]" >&2; exit 2 ;;
+	esac
+done
+set -o pipefail
+
+# Runs one suite, its output to stdout, and keeps its last line, which
+# counts what passed and failed, and its time, for the summary.
+summary=build/tests-summary
+mkdir -p build && rm -f "$summary".*
+suite() { # name command...
+	local name=$1 rc start=$SECONDS; shift
+	"$@" 2>&1 | tee "$summary.$name.log"
+	rc=$?
+	printf '%-18s %s (%d min)%s\n' "$name:" "$(tail -n1 "$summary.$name.log")" \
+		$(((SECONDS - start + 30) / 60)) \
+		"$([ $rc = 0 ] || echo ", exit status $rc")" >"$summary.$name"
+	rm -f "$summary.$name.log"
+	return $rc
+}
+
+cross_lane() {
+	local s=0
+	if [ -z "$no_guest" ]; then
+		suite aarch64 tests/run --arch=aarch64 || s=1
+		[ -z "$clang" ] || suite aarch64-clang tests/run --arch=aarch64 --cc=clang || s=1
+	fi
+	suite kernel tests/kernel/check.sh || s=1
+	return $s
+}
+
+host_lane() {
+	local s=0
+	suite host tests/run || s=1
+	[ -z "$clang" ] || suite host-clang tests/run --cc=clang || s=1
+	[ -z "$cross" ] || suite linux-case-study case-studies/linux/run.sh --quick || s=1
+	return $s
+}
+
+status=0 no_guest=
+if [ -n "$cross" ]; then
+	# Once, before the lanes: it may install packages and fetch the
+	# arm64 kernel, which the cross lane's guests boot.
+	tests/qemu/setup.sh || { status=1; no_guest=1; }
+	log=build/tests-cross.log
+	echo "tests/all.sh: the AArch64 and kernel suites run beside this one: tail -f $log"
+	cross_lane >"$log" 2>&1 &
+	cross_pid=$!
+fi
+host_lane || status=1
+if [ -n "$cross" ]; then
+	kill -0 $cross_pid 2>/dev/null &&
+		echo "tests/all.sh: waiting for the cross lane ($log)"
+	wait $cross_pid || status=1
+	echo
+	echo "=== the cross lane ($log) ==="
+	cat "$log"
+fi
+
+echo
+echo "=== make test ==="
+for n in host host-clang linux-case-study aarch64 aarch64-clang kernel; do
+	[ -e "$summary.$n" ] && cat "$summary.$n" && rm -f "$summary.$n"
+done
+exit $status
