@@ -36,9 +36,12 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <map>
 #include <set>
+#include <tuple>
 #include <vector>
 
 using namespace llvm;
@@ -618,10 +621,23 @@ PreservedAnalyses MultiverseSpecialize::run(Module &m, ModuleAnalysisManager &)
 			fnptrs[key] = { s.addr, s.name };
 	for (Constant *addr : mv_redirect_switch_calls(m, fnptrs))
 		referenced.insert(addr);
+	/* The records in the order of the module's globals, then offsets:
+	 * the map's, by address, would differ from one compile to the next. */
+	std::map<const GlobalVariable *, size_t> position;
+	for (const GlobalVariable &g : m.globals())
+		position.emplace(&g, position.size());
+	std::vector<std::pair<size_t, const Switch *>> order;
+	for (auto &[key, s] : switches) {
+		auto p = position.find(key.first);
+		order.push_back({ p == position.end() ? SIZE_MAX : p->second, &s });
+	}
+	std::sort(order.begin(), order.end(), [](auto &a, auto &b) {
+		return std::tie(a.first, a.second->offset, a.second->name) <
+		       std::tie(b.first, b.second->offset, b.second->name); });
 	std::vector<GlobalValue *> used;
-	for (auto &[key, s] : switches)
-		if (!s.gv->isDeclaration() || referenced.count(s.addr))
-			mv_emit_var(m, s.addr, s.name, s.width, s.flags, used);
+	for (auto &[pos, s] : order)
+		if (!s->gv->isDeclaration() || referenced.count(s->addr))
+			mv_emit_var(m, s->addr, s->name, s->width, s->flags, used);
 	if (!used.empty())
 		appendToUsed(m, used);
 	mv_emit_registration(m, optional_runtime);
