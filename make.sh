@@ -45,7 +45,10 @@ case " $* " in *" test"*|*" deb "*)
 	command -v dh >/dev/null 2>&1 || missing="$missing debhelper"
 	command -v lintian >/dev/null 2>&1 || missing="$missing lintian"
 	# tests/torture/debug.sh stops in a variant with gdb
-	command -v gdb >/dev/null 2>&1 || missing="$missing gdb" ;;
+	command -v gdb >/dev/null 2>&1 || missing="$missing gdb"
+	# bench/smoke builds the latency program's counting mode, which
+	# needs valgrind's <valgrind/callgrind.h>
+	[ -f /usr/include/valgrind/callgrind.h ] || missing="$missing valgrind" ;;
 esac
 # The multiversed kernel (make kernel), which `make test` builds and
 # tests on x86-64: Debian's kernel source, what building it needs, and
