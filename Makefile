@@ -275,8 +275,8 @@ faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
 # The whole suite (tests/all.sh): this machine's architecture with GCC (and
 # musl), then with Clang (when clang-19 is there), and on x86-64 the kernel
-# case studies' checks; beside them, on x86-64, the AArch64 build under
-# qemu with each compiler (test-aarch64) and the kernel's suite.  All run
+# case studies' checks, the AArch64 build under qemu with each compiler
+# (test-aarch64) and the kernel's suite, one after another.  All run
 # even if one fails; `make test-host` runs only the GCC one (tests/run).
 test: all faults $(if $(WITH_MUSL),musl) $(if $(filter x86_64,$(ARCH)),aarch64 kernel)
 	@tests/all.sh $(if $(WITH_CLANG),--clang) $(if $(filter x86_64,$(ARCH)),--cross)
