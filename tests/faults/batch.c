@@ -70,7 +70,7 @@ int main(void)
 
 	/* Every point of every sweep: about 60 s in the AArch64 guest
 	 * (qemu, single-threaded TCG), 1 s natively; up to three minutes
-	 * in the guest while the host runs another suite (tests/all.sh). */
+	 * in the guest while the host runs another suite. */
 	faults_guard(300);
 	LIVE_CHECK_EQ(text_diffs(), 0);
 	LIVE_CHECK(multiverse_init() == 0);

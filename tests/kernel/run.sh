@@ -51,9 +51,9 @@ if [ ! -f "$base" ] || [ "$repo/tests/qemu/init.c" -nt "$base" ] ||
 	for a in $("$root/bin/busybox" --list); do
 		[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
 	done
-	# a temporary file of its own, renamed over the old: make test boots
-	# this kernel from both of its lanes (tests/all.sh), which may both
-	# rebuild it at once, and each must read a whole archive
+	# a temporary file of its own, renamed over the old: two runs at
+	# once (the kernel suite and case-studies/linux/) may both rebuild
+	# it, and each must read a whole archive
 	tmp_base=$(mktemp "$base.XXXXXX")
 	(cd "$root" && find . -mindepth 1 -print0 | cpio -o -0 -H newc -R 0:0 --quiet) >"$tmp_base"
 	rm -rf "$root"
