@@ -44,32 +44,19 @@ suite() { # name command...
 	return $rc
 }
 
-cross_lane() {
-	local s=0
-	if [ -z "$no_guest" ]; then
-		suite aarch64 tests/run --arch=aarch64 || s=1
-		[ -z "$clang" ] || suite aarch64-clang tests/run --arch=aarch64 --cc=clang || s=1
-	fi
-	suite kernel tests/kernel/check.sh || s=1
-	return $s
-}
-
-host_lane() {
-	local s=0
-	suite host tests/run || s=1
-	[ -z "$clang" ] || suite host-clang tests/run --cc=clang || s=1
-	[ -z "$cross" ] || suite linux-case-study case-studies/linux/run.sh --quick || s=1
-	return $s
-}
-
-status=0 no_guest=
-host_lane || status=1
+status=0
+suite host tests/run || status=1
+[ -z "$clang" ] || suite host-clang tests/run --cc=clang || status=1
 if [ -n "$cross" ]; then
-	if ! tests/qemu/setup.sh; then
-		status=1 no_guest=1
+	suite linux-case-study case-studies/linux/run.sh --quick || status=1
+	if tests/qemu/setup.sh; then
+		suite aarch64 tests/run --arch=aarch64 || status=1
+		[ -z "$clang" ] || suite aarch64-clang tests/run --arch=aarch64 --cc=clang || status=1
+	else
+		status=1
 		echo "aarch64:           not run: tests/qemu/setup.sh failed" >"$summary.aarch64"
 	fi
-	cross_lane || status=1
+	suite kernel tests/kernel/check.sh || status=1
 fi
 
 echo
