@@ -23,7 +23,9 @@
 # per lock + unlock pair and per interrupts off + on pair under qemu
 # -icount shift=0, the call sites and the time to bind them, the variants'
 # code beside the other builds', and the images' sizes.  --quick builds
-# the multiversed kernel and runs the checks only.  Results: results.md
+# the multiversed kernel, with the kernel suite's functions in it
+# (config/selftest.config: make test runs tests/kernel/check.sh in it),
+# and runs the checks only.  Results: results.md
 # beside this script.
 name=linux
 . "$(dirname "$0")/../common.sh"
@@ -39,8 +41,8 @@ fi
 need_packages linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio xz-utils patch \
 	qemu-system-x86 busybox-static
 
-kernels="multiverse"
-[ $quick = 1 ] || kernels="mainline plain-if multiverse up no-paravirt"
+kernels="multiverse" extra_config=$here/config/selftest.config
+[ $quick = 1 ] || kernels="mainline plain-if multiverse up no-paravirt" extra_config=
 
 guest=$work/guest
 rm -rf "$guest"
@@ -51,7 +53,8 @@ for k in $kernels; do
 	"$repo/linux/build.sh" --src "$work/src" --obj "$work/$k" \
 		--patch "$here/spinlock.patch" --patch "$here/paravirt-irq.patch" \
 		--config "$here/config/common.config" \
-		--config "$here/config/$k.config" >"$work/$k.log" 2>&1 ||
+		--config "$here/config/$k.config" ${extra_config:+--config "$extra_config"} \
+		>"$work/$k.log" 2>&1 ||
 		die "building the $k kernel failed: see $work/$k.log"
 	grep "built in" "$work/$k.log" >&2
 	mkdir -p "$guest/mvspin/$k"
