@@ -54,6 +54,7 @@ if [ ! -f "$base" ] || [ "$repo/tests/qemu/init.c" -nt "$base" ] ||
 	# a temporary file of its own, renamed over the old: two runs at
 	# once (the kernel suite and case-studies/linux/) may both rebuild
 	# it, and each must read a whole archive
+	mkdir -p "$out"    # make test boots the case study's kernel before any make kernel
 	tmp_base=$(mktemp "$base.XXXXXX")
 	(cd "$root" && find . -mindepth 1 -print0 | cpio -o -0 -H newc -R 0:0 --quiet) >"$tmp_base"
 	rm -rf "$root"
