@@ -14,7 +14,8 @@
 #   ./make.sh musl-libc the runtime for musl's own libc.a and libc.so
 #   ./make.sh deb       Debian packages in build/deb (dist/debian/)
 #   ./make.sh kernel    the multiversed Linux kernel in build/kernel
-#                       (docs/kernel.md; make test builds and tests it)
+#                       (docs/kernel.md; make test builds and tests the
+#                       kernel case study's, which carries its suite)
 set -e
 cd "$(dirname "$0")"
 
@@ -50,9 +51,9 @@ case " $* " in *" test"*|*" deb "*)
 	# needs valgrind's <valgrind/callgrind.h>
 	[ -f /usr/include/valgrind/callgrind.h ] || missing="$missing valgrind" ;;
 esac
-# The multiversed kernel (make kernel), which `make test` builds and
-# tests on x86-64: Debian's kernel source, what building it needs, and
-# qemu and busybox for its suite.
+# A multiversed kernel (make kernel's; on x86-64 `make test` builds and
+# tests the kernel case study's): Debian's kernel source, what building
+# it needs, and qemu and busybox for its suite.
 case " $* " in *" test "*|*" kernel "*|*" test-kernel "*)
 	if [ "$(uname -m)" = x86_64 ]; then
 		[ -f /usr/src/linux-source-6.1.tar.xz ] || missing="$missing linux-source-6.1"

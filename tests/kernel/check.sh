@@ -13,9 +13,11 @@
 # case study's, which it builds anyway (case-studies/linux/run.sh --quick).
 set -e
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-obj=$(realpath "${1:-$repo/build/kernel/obj}")
+obj=$(realpath -m "${1:-$repo/build/kernel/obj}")
 grep -qx CONFIG_MULTIVERSE_SELFTEST=y "$obj/.config" 2>/dev/null || {
-	echo "kernel: 0 passed, 1 failed ($obj is no kernel built with CONFIG_MULTIVERSE_SELFTEST: make kernel builds one)"
+	echo "kernel: 0 passed, 1 failed ($obj holds no kernel built with CONFIG_MULTIVERSE_SELFTEST:" \
+	     "make kernel builds one, and so does" \
+	     "case-studies/linux/run.sh --quick, in build/case-studies/linux/multiverse)"
 	exit 1
 }
 work=$repo/build/kernel/tests
