@@ -38,6 +38,15 @@
  */
 #include "internal.h"
 
+/* Whether a variant may ever be copied into a region.  One with nothing
+ * to copy is only its return: an empty body, which the call itself holds
+ * (mv_arch_inline(), a NOP or a return written live), so mv_region_point()
+ * never copies it and its sites need no region. */
+static int copyable(const struct mv_desc_variant *v)
+{
+	return v->inlining == MV_INLINE_OK && v->copy_len;
+}
+
 /* Whether a variant of f fits the call itself: a site without padding
  * gets a region too, when a copy saves the call. */
 static int fits_call(const struct mv_site *s, const struct mv_fn *f)
@@ -46,7 +55,7 @@ static int fits_call(const struct mv_site *s, const struct mv_fn *f)
 		return 0;
 	for (uint32_t i = 0; f && i < f->desc->n_variants; i++) {
 		const struct mv_desc_variant *v = &f->desc->variants[i];
-		if (v->inlining == MV_INLINE_OK && mv_arch_fits(&s->insn, v->copy_len, s->area.len))
+		if (copyable(v) && mv_arch_fits(&s->insn, v->copy_len, s->area.len))
 			return 1;
 	}
 	return 0;
@@ -60,7 +69,7 @@ int mv_region_may_fit_call(const struct mv_fn *f)
 		return 0;
 	for (uint32_t i = 0; i < f->desc->n_variants; i++) {
 		const struct mv_desc_variant *v = &f->desc->variants[i];
-		if (v->inlining == MV_INLINE_OK && v->copy_len <= MV_ARCH_SITE_MAX)
+		if (copyable(v) && v->copy_len <= MV_ARCH_SITE_MAX)
 			return 1;
 	}
 	return 0;

@@ -5,7 +5,8 @@
  * back is reported then, and only for that function.  The exception are
  * sites that may receive a copy of a variant (here: k's, whose variants
  * fit the call itself): they are read at start-up, when the memory for
- * the copies is taken.  And the program's own records outlive its
+ * the copies is taken.  A variant with nothing to copy (e's empty one,
+ * which the call itself holds as a NOP) is no such exception.  And the program's own records outlive its
  * unregistering at exit: a destructor that runs after the runtime's
  * still finds its functions committed, and can revert them. */
 #define _GNU_SOURCE
@@ -19,11 +20,14 @@ __attribute__((multiverse)) int f(void) { return sw ? id(10) : id(20); }
 __attribute__((multiverse)) int h(void) { return sw ? id(40) : id(50); }
 /* variants of one instruction and a return: they fit the call */
 __attribute__((multiverse)) int k(void) { return sw ? 60 : 70; }
+/* an empty variant (sw == 0) and one that calls: nothing to copy */
+__attribute__((multiverse)) void e(void) { if (sw) id(80); }
 __attribute__((noinline)) int other(void) { __asm__ volatile(""); return 30; }
 
 __attribute__((noinline)) int call_f(void) { return f() + 1; }
 __attribute__((noinline)) int call_h(void) { return h() + 2; }
 __attribute__((noinline)) int call_k(void) { return k() + 3; }
+__attribute__((noinline)) int call_e(void) { e(); return 4; }
 
 static int reported(const void *site)
 {
@@ -36,16 +40,22 @@ static int reported(const void *site)
 
 int main(void)
 {
-	uint8_t *hs = site_in(call_h, h), *ks = site_in(call_k, k);
-	CHECK(hs && ks && site_in(call_f, f));
-	if (!hs || !ks)
+	uint8_t *hs = site_in(call_h, h), *ks = site_in(call_k, k), *es = site_in(call_e, e);
+	CHECK(hs && ks && es && site_in(call_f, f));
+	if (!hs || !ks || !es)
 		CHECK_DONE();
 
 	write_call(ks, other);
+	write_call(es, other);
 	CHECK_EQ(multiverse_init(), 0);
 #ifdef __OPTIMIZE__                     /* -O0's variants do not fit a call */
 	CHECK(reported(ks));            /* read at start-up: it may get a copy */
 #endif
+	/* e's site was not read at start-up: committing e reads it, and
+	 * reports it then (a site is reported when it is first read) */
+	CHECK_EQ(multiverse_commit_fn(e), 1);
+	CHECK(reported(es));
+	CHECK_EQ(call_e(), 4);
 	write_call(hs, other);
 	sw = 1;
 	CHECK_EQ(multiverse_commit_fn(f), 1);
@@ -80,7 +90,7 @@ __attribute__((destructor(100))) static void after_unregistering(void)
 		return;
 	CHECK_EQ(multiverse_is_committed(f), 1);
 	CHECK_EQ(call_f(), 11);         /* the variant for sw == 1 */
-	CHECK_EQ(multiverse_revert(), 3);
+	CHECK_EQ(multiverse_revert(), 4);
 	CHECK_EQ(call_f(), 21);         /* the generic reads sw == 0 */
 	if (check_failures) {
 		fprintf(stderr, "%d check(s) failed at exit\n", check_failures);
