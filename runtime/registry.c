@@ -14,11 +14,20 @@ struct module {
 	struct mv_module d;
 	int merged;
 	int touched;          /* a merge was tried: records may be in the tables */
+	int program;          /* found to be the program's, at exit */
 };
 
 static struct module *modules, **modules_end = &modules;
 static int dirty;             /* some module is not merged yet */
 static int lost;              /* a module could not be registered */
+
+/* An address inside a module: its first record of any kind. */
+static const void *a_record(const struct mv_module *d)
+{
+	return d->fn < d->fn_end ? (const void *)d->fn :
+	       d->var < d->var_end ? (const void *)d->var : (const void *)d->site;
+}
+
 static struct module **find(const struct mv_desc_var *var,
 			     const struct mv_desc_fn *fn,
 			     const struct mv_desc_site *site)
@@ -116,18 +125,19 @@ MV_API int __multiverse_unregister_module(uint32_t version, uint32_t machine,
 	if (version != MV_DESCRIPTOR_VERSION || machine != MV_ARCH_MACHINE)
 		return -ENOEXEC;
 	mv_lock();
+	p = find(var_start, fn_start, site_start);
+	m = *p;
 	/* The program's destructors run at exit: its memory stays until the
 	 * process is gone, so nothing that reaches into it needs restoring,
 	 * and its records stay valid for any API call still to come (from
-	 * a later destructor, or from a thread that runs on). */
-	if (mv_module_is_program(fn_start < fn_stop ? (const void *)fn_start :
-				 var_start < var_stop ? (const void *)var_start :
-							(const void *)site_start)) {
+	 * a later destructor, or from a thread that runs on).  Asked only
+	 * when there is something to do: every unit of a module calls. */
+	if (m && !m->program)
+		m->program = mv_module_is_program(a_record(&d));
+	if (m ? m->program : lost && mv_module_is_program(a_record(&d))) {
 		mv_unlock();
 		return 0;
 	}
-	p = find(var_start, fn_start, site_start);
-	m = *p;
 	if (m ? m->touched || mv_committed_any() : lost)
 		err = mv_module_unloading(&d);
 	if (m) {
@@ -146,13 +156,9 @@ MV_API int __multiverse_unregister_module(uint32_t version, uint32_t machine,
  * lock. */
 int mv_registered_in(const struct mv_span *spans, size_t n)
 {
-	for (struct module *m = modules; m; m = m->next) {
-		const void *p = m->d.fn < m->d.fn_end ? (const void *)m->d.fn :
-				m->d.var < m->d.var_end ? (const void *)m->d.var :
-							  (const void *)m->d.site;
-		if (mv_in_spans(spans, n, p))
+	for (struct module *m = modules; m; m = m->next)
+		if (mv_in_spans(spans, n, a_record(&m->d)))
 			return 1;
-	}
 	return 0;
 }
 
