@@ -128,7 +128,14 @@ void mv_emit_function(Module &m, Function &f, const std::vector<mv_record> &reco
 /* Registration early, so that user constructors may commit already;
  * unregistration late, after the module's own destructors.  With an
  * optional runtime, the references are weak and each call is made only
- * if the runtime is there. */
+ * if the runtime is there.
+ *
+ * One constructor and one destructor per module, not one per unit: every
+ * unit passes the same bounds, so a single call does.  Both functions,
+ * and their .init_array/.fini_array entries, go into one COMDAT group, of
+ * which the linker keeps the first copy in the module.  The group is
+ * named as the GCC plugin names its own (gcc/descriptors.cc): after the
+ * descriptor version, and whether the runtime is optional. */
 void mv_emit_registration(Module &m, bool optional_runtime)
 {
 	LLVMContext &c = m.getContext();
@@ -136,13 +143,26 @@ void mv_emit_registration(Module &m, bool optional_runtime)
 	PointerType *ptr = PointerType::getUnqual(c);
 	FunctionType *reg = FunctionType::get(i32, { i32, i32, ptr, ptr, ptr, ptr, ptr, ptr }, false);
 	const char *names[] = { "__multiverse_register_module", "__multiverse_unregister_module" };
+	std::string name = ("__multiverse_module_v" + Twine(MV_DESCRIPTOR_VERSION) +
+			    (optional_runtime ? "_optional" : "")).str();
+	Comdat *group = m.getOrInsertComdat(name);
+	Function *key = nullptr;
 	for (int k = 0; k < 2; k++) {
 		/* with the attributes the command line gives every function
-		 * (branch protection: .init_array calls it indirectly) */
+		 * (branch protection: .init_array calls it indirectly).  The
+		 * constructor is the group's key, named as the group: an
+		 * .init_array or .fini_array entry joins the group its key
+		 * symbol names. */
 		Function *f = Function::createWithDefaultAttr(
-			FunctionType::get(Type::getVoidTy(c), false), GlobalValue::InternalLinkage,
+			FunctionType::get(Type::getVoidTy(c), false),
+			k ? GlobalValue::InternalLinkage : GlobalValue::LinkOnceODRLinkage,
 			m.getDataLayout().getProgramAddressSpace(),
-			k ? "multiverse.unregister" : "multiverse.register", &m);
+			k ? MV_UNREGISTER_FN : name, &m);
+		f->setComdat(group);
+		if (!k) {
+			f->setVisibility(GlobalValue::HiddenVisibility);
+			key = f;
+		}
 		IRBuilder<> b(BasicBlock::Create(c, "", f));
 		FunctionCallee callee = m.getOrInsertFunction(names[k], reg);
 		if (optional_runtime) {
@@ -161,9 +181,9 @@ void mv_emit_registration(Module &m, bool optional_runtime)
 			bound(m, "__start_" MV_SECTION_SITE), bound(m, "__stop_" MV_SECTION_SITE) });
 		b.CreateRetVoid();
 		if (k)
-			appendToGlobalDtors(m, f, 101);
+			appendToGlobalDtors(m, f, 101, key);
 		else
-			appendToGlobalCtors(m, f, 101);
+			appendToGlobalCtors(m, f, 101, key);
 	}
 	/* The constructor names every section's bounds: each must exist in
 	 * the module, if empty (the sites' is written by sites.cpp). */

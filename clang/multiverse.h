@@ -203,6 +203,9 @@ void mv_emit_function(llvm::Module &m, llvm::Function &f,
 		      const std::vector<mv_record> &records,
 		      std::vector<llvm::GlobalValue *> &used);
 void mv_emit_registration(llvm::Module &m, bool optional_runtime);
+/* The name of the destructor it adds (the constructor's depends on the
+ * options): a unit that has it registers the module. */
+#define MV_UNREGISTER_FN "multiverse.unregister"
 
 /* A function-pointer switch, at offset bytes into the global object gv
  * (0 for a global switch), for fnptr.cpp. */

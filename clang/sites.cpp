@@ -83,7 +83,7 @@ class SiteRecorder : public DebugHandlerBase {
 	const MachineFunction *mf = nullptr;
 	bool want_entry = false;
 	bool unpadded = false;    /* padding mf's calls could break its branches */
-	bool registers = false;   /* the unit has multiverse.register */
+	bool registers = false;   /* the unit registers its module */
 	unsigned pad = 0, seen_pad = 0;
 
 	/* Interprocedural register allocation (-mllvm -enable-ipra) lets
@@ -143,7 +143,7 @@ public:
 	{
 		Asm = nullptr;
 		module = m;
-		registers = m->getFunction("multiverse.register") != nullptr;
+		registers = m->getFunction(MV_UNREGISTER_FN) != nullptr;
 		sites.clear();
 		sizes.clear();
 		mf = nullptr;

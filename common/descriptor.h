@@ -9,8 +9,9 @@
  * the sections of all units of one module (executable or shared object) and
  * defines __start_<section>/__stop_<section> around them.  Each unit that
  * emits records also emits a constructor calling
- * __multiverse_register_module() with its module's bounds; the runtime
- * registers a module once, however many of its units call in.
+ * __multiverse_register_module() with its module's bounds, in a COMDAT
+ * group that the linker keeps once per module; the runtime registers a
+ * module once, however many calls come in.
  *
  * A switch or function declared in a header shows up in every unit that
  * uses it, so records may repeat: the runtime merges them by address.
@@ -202,7 +203,7 @@ struct mv_desc_site {
 #define MV_SITE_IN_PROBE_VARIANT 0x1u
 
 /*
- * Called by the constructor the plugin emits in each unit.  Returns 0, or a
+ * Called by the module's constructor (above).  Returns 0, or a
  * negative errno value (a version or machine mismatch is -ENOEXEC and is
  * reported).  Idempotent for the same module bounds.
  */
@@ -214,7 +215,7 @@ int __multiverse_register_module(uint32_t version, uint32_t machine,
 				 const struct mv_desc_site *site_start,
 				 const struct mv_desc_site *site_stop);
 
-/* Called by the destructor the plugin emits in each unit, while the
+/* Called by the module's destructor, while the
  * module is still mapped: restores everything outside the module that
  * reaches into it and forgets its records.  Idempotent. */
 int __multiverse_unregister_module(uint32_t version, uint32_t machine,

@@ -20,6 +20,17 @@ extern const unsigned mv_arch_machine;
  * length the runtime's arch file expects (MV_ARCH_ENTRY_LEN). */
 extern const char mv_arch_entry_nop[];
 
+/* Writes the module's registration call (descriptors.cc), from a label
+ * that .init_array or .fini_array calls: fn(MV_DESCRIPTOR_VERSION, the
+ * machine, the six __start_/__stop_ bounds of the module's records),
+ * then a return; if optional, only when fn is linked in (a weak
+ * reference).  It starts with a landing pad whatever this unit's flags:
+ * one copy serves every unit of the module.  mv_arch_module_call_ok()
+ * says whether the code model lets it reach the bounds; if not, each
+ * unit gets its own constructor, which GCC builds. */
+bool mv_arch_module_call_ok(void);
+void mv_arch_write_module_call(FILE *out, const char *fn, bool optional);
+
 /* Assembler text of a NOP as long as a landing pad (MV_ARCH_PAD_LEN),
  * planted first in a user-space generic that has no landing pad: a
  * debugger's `break fn` writes its breakpoint over a function's first

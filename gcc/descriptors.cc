@@ -296,14 +296,61 @@ static tree module_call(const char *fn)
 /* Registration runs early, so that user constructors may already commit;
  * unregistration late (destructors run in reverse priority order), after
  * the module's own destructors and while its code is still mapped. */
+#define MV_CDTOR_PRIORITY (MAX_RESERVED_INIT_PRIORITY + 1)
+
+/* Whether this unit writes the module's constructor and destructor in
+ * assembler (write_module_cdtors) rather than having GCC build its own. */
+static bool cdtors_in_asm;
+
 void mv_build_module_ctor(void)
 {
 	if (mv_kernel)          /* the kernel registers vmlinux and modules */
 		return;
+	if ((cdtors_in_asm = mv_arch_module_call_ok()))
+		return;
 	cgraph_build_static_cdtor('I', module_call("__multiverse_register_module"),
-				  MAX_RESERVED_INIT_PRIORITY + 1);
+				  MV_CDTOR_PRIORITY);
 	cgraph_build_static_cdtor('D', module_call("__multiverse_unregister_module"),
-				  MAX_RESERVED_INIT_PRIORITY + 1);
+				  MV_CDTOR_PRIORITY);
+}
+
+/*
+ * One constructor and one destructor per module, not one per unit: every
+ * unit passes the same bounds, so a single call does.  Each unit writes
+ * the pair, code and .init_array/.fini_array entries, into one COMDAT
+ * group, and the linker keeps the first copy in the module.  The group's
+ * name says the descriptor version and whether the runtime is optional,
+ * so that units that differ there keep their own (the runtime then
+ * refuses the other version, and registers a module once, however many
+ * calls come in).  The Clang plugin names its group the same.
+ */
+static void write_module_cdtors(void)
+{
+	char group[64];
+	static const char *const bounds[] = {
+		"__start_" MV_SECTION_VAR, "__stop_" MV_SECTION_VAR,
+		"__start_" MV_SECTION_FN, "__stop_" MV_SECTION_FN,
+		"__start_" MV_SECTION_SITE, "__stop_" MV_SECTION_SITE,
+	};
+
+	snprintf(group, sizeof group, "__multiverse_module_v%u%s", MV_DESCRIPTOR_VERSION,
+		 mv_optional_runtime ? "_optional" : "");
+	for (const char *b : bounds)
+		fprintf(out, "\t.hidden\t%s\n", b);
+	for (int k = 0; k < 2; k++) {
+		const char *fn = k ? "__multiverse_unregister_module" : "__multiverse_register_module";
+		const char *array = k ? "fini" : "init";
+
+		if (mv_optional_runtime)
+			fprintf(out, "\t.weak\t%s\n", fn);
+		fprintf(out, "\t.pushsection\t.text.%s.%s,\"axG\",%%progbits,%s,comdat\n"
+			"\t.p2align\t4\n.LMVM%s:\n", group, array, group, array);
+		mv_arch_write_module_call(out, fn, mv_optional_runtime);
+		fprintf(out, "\t.popsection\n"
+			"\t.pushsection\t.%s_array.%05d,\"awG\",%%%s_array,%s,comdat\n"
+			"\t.balign\t8\n\t.dc.a\t.LMVM%s\n\t.popsection\n",
+			array, MV_CDTOR_PRIORITY, array, group, array);
+	}
 }
 
 void mv_emit_descriptors(void *, void *)
@@ -357,5 +404,7 @@ void mv_emit_descriptors(void *, void *)
 			"\t.long\t%u, %u\n\t.popsection\n", MV_DESCRIPTOR_VERSION,
 			mv_arch_machine);
 	mv_write_stubs(out);
+	if (cdtors_in_asm)
+		write_module_cdtors();
 	mv_write_report();
 }

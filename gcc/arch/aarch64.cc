@@ -51,6 +51,34 @@
 const unsigned mv_arch_machine = MV_MACHINE_AARCH64;
 
 const char mv_arch_entry_nop[] = "nop";
+
+/* The bounds by adrp: within 4 GiB of the code (not the large model),
+ * as 64-bit pointers (LP64). */
+bool mv_arch_module_call_ok(void)
+{
+	return aarch64_cmodel != AARCH64_CMODEL_LARGE && !TARGET_ILP32;
+}
+
+/* Eight arguments, all in registers: a tail call, which leaves the link
+ * register alone (nothing to sign under pac-ret).  hint 34 is bti c. */
+void mv_arch_write_module_call(FILE *out, const char *fn, bool optional)
+{
+	static const char *const bounds[] = {
+		"__start_" MV_SECTION_VAR, "__stop_" MV_SECTION_VAR,
+		"__start_" MV_SECTION_FN, "__stop_" MV_SECTION_FN,
+		"__start_" MV_SECTION_SITE, "__stop_" MV_SECTION_SITE,
+	};
+
+	fprintf(out, "\t.cfi_startproc\n\thint\t34\n");
+	if (optional)
+		fprintf(out, "\tadrp\tx16, :got:%s\n\tldr\tx16, [x16, #:got_lo12:%s]\n"
+			"\tcbz\tx16, 1f\n", fn, fn);
+	fprintf(out, "\tmov\tw0, #%u\n\tmov\tw1, #%u\n", MV_DESCRIPTOR_VERSION, mv_arch_machine);
+	for (unsigned i = 0; i < 6; i++)
+		fprintf(out, "\tadrp\tx%u, %s\n\tadd\tx%u, x%u, #:lo12:%s\n",
+			i + 2, bounds[i], i + 2, i + 2, bounds[i]);
+	fprintf(out, "\tb\t%s\n1:\tret\n\t.cfi_endproc\n", fn);
+}
 const char mv_arch_debugger_nop[] = "nop";
 const bool mv_arch_debugger_skips_pad = true;
 

@@ -44,6 +44,37 @@
 const unsigned mv_arch_machine = MV_MACHINE_X86_64;
 
 const char mv_arch_entry_nop[] = ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00";
+
+/* The bounds by %rip: within 2 GiB of the code, as in the small model.
+ * And a plain return, unless returns must go through a thunk. */
+bool mv_arch_module_call_ok(void)
+{
+	return (ix86_cmodel == CM_SMALL || ix86_cmodel == CM_SMALL_PIC) &&
+	       ix86_function_return == indirect_branch_keep;
+}
+
+/* Six pointers and two ints: the last two bounds go on the stack, which
+ * stays 16-byte aligned at the call (8 at entry, 24 pushed). */
+void mv_arch_write_module_call(FILE *out, const char *fn, bool optional)
+{
+	fprintf(out, "\t.cfi_startproc\n\tendbr64\n");
+	if (optional)
+		fprintf(out, "\tcmpq\t$0, %s@GOTPCREL(%%rip)\n\tje\t1f\n", fn);
+	fprintf(out,
+		"\tsubq\t$8, %%rsp\n\t.cfi_adjust_cfa_offset 8\n"
+		"\tleaq\t__stop_" MV_SECTION_SITE "(%%rip), %%rax\n\tpushq\t%%rax\n"
+		"\t.cfi_adjust_cfa_offset 8\n"
+		"\tleaq\t__start_" MV_SECTION_SITE "(%%rip), %%rax\n\tpushq\t%%rax\n"
+		"\t.cfi_adjust_cfa_offset 8\n"
+		"\tleaq\t__start_" MV_SECTION_VAR "(%%rip), %%rdx\n"
+		"\tleaq\t__stop_" MV_SECTION_VAR "(%%rip), %%rcx\n"
+		"\tleaq\t__start_" MV_SECTION_FN "(%%rip), %%r8\n"
+		"\tleaq\t__stop_" MV_SECTION_FN "(%%rip), %%r9\n"
+		"\tmovl\t$%u, %%edi\n\tmovl\t$%u, %%esi\n"
+		"\tcall\t%s@PLT\n"
+		"\taddq\t$24, %%rsp\n\t.cfi_adjust_cfa_offset -24\n"
+		"1:\tret\n\t.cfi_endproc\n", MV_DESCRIPTOR_VERSION, mv_arch_machine, fn);
+}
 const char mv_arch_debugger_nop[] = ".byte 0x0f, 0x1f, 0x40, 0x00";
 const bool mv_arch_debugger_skips_pad = false;    /* gdb breaks on an endbr64 */
 

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+#include <multiverse.h>
+
+extern MULTIVERSE int mode;
+MULTIVERSE int twice(int x);
+int from_a(int x);
+int from_b(int x);
