@@ -6,18 +6,24 @@
  * records a byte at a time; sorting the tables with it was half of the
  * start-up of every program of a multiversed musl (case-studies/musl).
  *
- * Two sorts, and the cheaper one for the input at hand:
+ * Three sorts, and the cheaper one for the input at hand:
+ *   - a bucket sort takes the input a module's call sites usually are:
+ *     few callees (the first key word), each one's sites mostly in
+ *     address order (the second), interleaved (a C library's 115 calls
+ *     to __lock and __unlock).  One pass counts the records of each
+ *     first word, one moves each to its bucket, and each bucket not in
+ *     order yet is merged (its own runs: sites in cold code, say);
  *   - a natural merge sort merges the sorted runs the input arrives in,
  *     pairwise: the tables after the last merge, a batch of one function
  *     (its entry, then its sites in address order) take a pass or two;
  *   - an LSD radix sort, 11 bits of the key at a time, where the runs
  *     are many and short: a whole-program batch is one run per function,
- *     and a module's call sites come in runs of one or two (calls to two
- *     callees, interleaved).  Only the bits in which the keys differ
- *     cost passes: the addresses of one module's code differ in their
- *     low 20 bits or so, two passes, whatever their number (a batch
- *     over the program and shared libraries, four or five).
- * Both are stable, which the tables rely on (tables.c).
+ *     and a module's call sites to many callees.  Only the bits in which
+ *     the keys differ cost passes: the addresses of one module's code
+ *     differ in their low 20 bits or so, two passes, whatever their
+ *     number (a batch over the program and shared libraries, four or
+ *     five).
+ * All three are stable, which the tables rely on (tables.c).
  *
  * mv_sort(base, tmp, n, size, words) sorts n records of size bytes (a
  * struct that starts with its key words), stably, by their first `words`
@@ -173,6 +179,80 @@ MV_SORT_INLINE void *mv_sort_radix(void *base, void *tmp, size_t n, size_t size,
 	return src;
 }
 
+/* The bucket sort takes inputs with at most this many first key words. */
+#define MV_SORT_BUCKETS 16
+
+/* The bucket of first key word k among the n in key[], looked up from
+ * hint, the last one found (records of one callee come together). */
+MV_SORT_INLINE unsigned mv_sort_bucket(const uintptr_t *key, unsigned n, uintptr_t k, unsigned hint)
+{
+	if (hint < n && key[hint] == k)
+		return hint;
+	for (unsigned b = 0; b < n; b++)
+		if (key[b] == k)
+			return b;
+	return n;
+}
+
+/*
+ * Sorts into tmp, stably, an input of at most MV_SORT_BUCKETS distinct
+ * first key words, and returns tmp; returns NULL, having written nothing,
+ * for an input of more.
+ */
+MV_SORT_INLINE void *mv_sort_buckets(void *base, void *tmp, size_t n, size_t size, unsigned words)
+{
+	uintptr_t key[MV_SORT_BUCKETS];
+	size_t at[MV_SORT_BUCKETS], sum = 0;
+	unsigned order[MV_SORT_BUCKETS], k = 0, b = 0;
+	char *a = base, *t = tmp;
+
+	for (size_t i = 0; i < n; i++) {
+		uintptr_t first = *(const uintptr_t *)(a + i * size);
+
+		b = mv_sort_bucket(key, k, first, b);
+		if (b == k) {
+			if (k == MV_SORT_BUCKETS)
+				return 0;
+			key[k] = first;
+			at[k++] = 0;
+		}
+		at[b]++;
+	}
+	/* the buckets in key order; each starts where the ones before end */
+	for (unsigned i = 0; i < k; i++) {
+		unsigned j = i;
+
+		for (; j > 0 && key[order[j - 1]] > key[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (unsigned i = 0; i < k; i++) {
+		size_t c = at[order[i]];
+
+		at[order[i]] = sum;
+		sum += c;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *r = a + i * size;
+
+		b = mv_sort_bucket(key, k, *(const uintptr_t *)r, b);
+		memcpy(t + at[b]++ * size, r, size);
+	}
+	/* each bucket by the other words, with base's same stretch to spare;
+	 * at[] now says where each ends */
+	for (unsigned i = 0; words > 1 && i < k; i++) {
+		size_t from = i ? at[order[i - 1]] : 0, m = at[order[i]] - from;
+		char *sorted;
+
+		if (mv_sort_count_runs(t + from * size, m, size, words) <= 1)
+			continue;
+		sorted = mv_sort_merge(t + from * size, a + from * size, m, size, words);
+		if (sorted != t + from * size)
+			memcpy(t + from * size, sorted, m * size);
+	}
+	return tmp;
+}
+
 /* Sorts as mv_sort() does, with whichever sort costs less for the input,
  * and returns the buffer that holds the sorted records: base or tmp.
  * The caller can use it where it lands. */
@@ -180,9 +260,15 @@ MV_SORT_INLINE void *mv_sort_to(void *base, void *tmp, size_t n, size_t size, un
 {
 	size_t runs = mv_sort_count_runs(base, n, size, words), merges = 0;
 	unsigned radix = 0;
+	void *sorted;
 
 	if (runs <= 1)
 		return base;
+	/* two passes, where a merge takes more (a failed try costs at most
+	 * one pass, and stops at the 17th first word) */
+	if (runs > 2 && words <= MV_SORT_WORDS_MAX &&
+	    (sorted = mv_sort_buckets(base, tmp, n, size, words)))
+		return sorted;
 	for (size_t r = runs - 1; r; r >>= 1)
 		merges++;               /* ceil(log2(runs)) passes */
 	for (unsigned w = 0; w < words && w < MV_SORT_WORDS_MAX; w++)

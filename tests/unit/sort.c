@@ -3,10 +3,12 @@
  * mv_sort (runtime/sort.h) against a reference sort: every order of
  * input the runtime meets (sorted, a few runs, interleaved callees,
  * reversed, random, all keys equal), one- and two-word keys, and that
- * records with equal keys keep their order.  mv_sort picks the merge or
- * the radix sort by cost, so each is also checked on its own, on small
- * and large inputs, keys whose differing bits are few, many, high, and
- * not a multiple of the radix digit.
+ * records with equal keys keep their order.  mv_sort picks the bucket,
+ * the merge or the radix sort by cost, so each is also checked on its
+ * own, on small and large inputs, keys whose differing bits are few,
+ * many, high, and not a multiple of the radix digit; and the bucket sort
+ * takes inputs of up to 16 callees, their sites in order or not, and
+ * declines more.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -49,7 +51,11 @@ static void reference(unsigned words)
 	qsort(want, n, sizeof *want, compare);
 }
 
-enum how { CHOSEN, MERGE, RADIX };
+enum how { CHOSEN, MERGE, RADIX, BUCKETS };
+
+/* What the bucket sort must do with the shape at hand, by key words:
+ * take it (1), decline it (0), or either (-1). */
+static int buckets_take[3];
 
 static void sort_by(enum how how, unsigned words)
 {
@@ -62,7 +68,19 @@ static void sort_by(enum how how, unsigned words)
 			mv_sort(got, tmp, n, sizeof *got, 2);
 		return;
 	}
-	if (how == MERGE)
+	if (how == BUCKETS) {
+		at = words == 1 ? mv_sort_buckets(got, tmp, n, sizeof *got, 1) :
+				  mv_sort_buckets(got, tmp, n, sizeof *got, 2);
+		if (buckets_take[words] >= 0)
+			CHECK(!!at == buckets_take[words]);
+		if (!at) {              /* declined: the reference's order */
+			for (size_t i = 0; i < n; i++)
+				CHECK(got[i].arrived == i);
+			reference(words);
+			memcpy(got, want, n * sizeof *got);
+			return;
+		}
+	} else if (how == MERGE)
 		at = words == 1 ? mv_sort_merge(got, tmp, n, sizeof *got, 1) :
 				  mv_sort_merge(got, tmp, n, sizeof *got, 2);
 	else
@@ -93,6 +111,7 @@ static void check(unsigned words)
 	check_by(CHOSEN, words);
 	check_by(MERGE, words);
 	check_by(RADIX, words);
+	check_by(BUCKETS, words);
 }
 
 static uint64_t state = 88172645463325252u;
@@ -107,6 +126,7 @@ static void make(const char *name, size_t count, int kind)
 {
 	shape = name;
 	n = count;
+	buckets_take[1] = buckets_take[2] = -1;
 	for (size_t i = 0; i < n; i++) {
 		struct rec *r = &in[i];
 
@@ -122,11 +142,25 @@ static void make(const char *name, size_t count, int kind)
 			r->key[0] = 0x555555400000u + (i % 100) * 0x4a0 + (i / 100) * 0x3b, r->key[1] = 0;
 			break;
 		case 8: r->key[0] = rnd() & 0x1ffff8, r->key[1] = rnd() % 5; break; /* 18 bits */
+		case 9: /* 16 callees, each one's sites in order */
+			r->key[0] = 0x401000 + rnd() % 16 * 0x40, r->key[1] = 0x402000 + i * 5;
+			break;
+		case 10: /* 17 callees: too many */
+			r->key[0] = 0x401000 + i * 7 % 17 * 0x40, r->key[1] = 0x402000 + i * 5;
+			break;
+		case 11: /* three callees, one site out of order (in cold code) */
+			r->key[0] = 0x401000 + i % 3 * 0x40;
+			r->key[1] = i == n / 2 ? 0x401000 : 0x402000 + i * 5;
+			break;
 		}
 		r->arrived = i;
 		for (size_t k = 0; k < sizeof r->pad; k++)
 			r->pad[k] = (char)(i * 31 + k);
 	}
+	if (kind == 2 || kind == 5 || kind == 9 || kind == 11 || (kind == 10 && n < 17))
+		buckets_take[1] = buckets_take[2] = 1;
+	if (kind == 10 && n >= 17)
+		buckets_take[1] = buckets_take[2] = 0;
 	check(1);
 	check(2);
 }
@@ -135,10 +169,11 @@ int main(void)
 {
 	static const char *names[] = { "sorted", "runs", "two callees interleaved",
 		"reversed", "random with repeats", "all equal", "random",
-		"a batch of 100 functions", "random low bits" };
+		"a batch of 100 functions", "random low bits", "16 callees",
+		"17 callees", "a site out of order" };
 	static const size_t sizes[] = { 0, 1, 2, 3, 7, 64, 255, 600, 5000, MAX };
 
-	for (int kind = 0; kind < 9; kind++)
+	for (int kind = 0; kind < 12; kind++)
 		for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
 			make(names[kind], sizes[s], kind);
 	printf("sort: ok\n");
