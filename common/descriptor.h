@@ -10,8 +10,9 @@
  * defines __start_<section>/__stop_<section> around them.  Each unit that
  * emits records also emits a constructor calling
  * __multiverse_register_module() with its module's bounds, in a COMDAT
- * group that the linker keeps once per module; the runtime registers a
- * module once, however many calls come in.
+ * group that the linker keeps once per module (but for a few code
+ * models: docs/descriptor-format.md); the runtime registers a module
+ * once, however many calls come in.
  *
  * A switch or function declared in a header shows up in every unit that
  * uses it, so records may repeat: the runtime merges them by address.

@@ -24,12 +24,13 @@ extern const char mv_arch_entry_nop[];
  * that .init_array or .fini_array calls: fn(MV_DESCRIPTOR_VERSION, the
  * machine, the six __start_/__stop_ bounds of the module's records),
  * then a return; if optional, only when fn is linked in (a weak
- * reference).  It starts with a landing pad whatever this unit's flags:
- * one copy serves every unit of the module.  mv_arch_module_call_ok()
- * says whether the code model lets it reach the bounds; if not, each
- * unit gets its own constructor, which GCC builds. */
+ * reference); with CFI directives if cfi.  One copy serves every unit
+ * of the module, so it suits any unit's flags: a landing pad first, a
+ * speculation barrier after the return.  mv_arch_module_call_ok() says
+ * whether this unit's code model (and, on x86-64, its returns) allow
+ * it; if not, each unit gets its own constructor, which GCC builds. */
 bool mv_arch_module_call_ok(void);
-void mv_arch_write_module_call(FILE *out, const char *fn, bool optional);
+void mv_arch_write_module_call(FILE *out, const char *fn, bool optional, bool cfi);
 
 /* Assembler text of a NOP as long as a landing pad (MV_ARCH_PAD_LEN),
  * planted first in a user-space generic that has no landing pad: a

@@ -23,6 +23,7 @@
 #include "multiverse.h"
 #include "arch.h"
 #include "descriptor.h"
+#include "debug.h"          /* dwarf2out_do_cfi_asm */
 
 #include <algorithm>
 
@@ -293,15 +294,15 @@ static tree module_call(const char *fn)
 	return build3(COND_EXPR, void_type_node, present, call, NULL_TREE);
 }
 
-/* Registration runs early, so that user constructors may already commit;
- * unregistration late (destructors run in reverse priority order), after
- * the module's own destructors and while its code is still mapped. */
 #define MV_CDTOR_PRIORITY (MAX_RESERVED_INIT_PRIORITY + 1)
 
 /* Whether this unit writes the module's constructor and destructor in
  * assembler (write_module_cdtors) rather than having GCC build its own. */
 static bool cdtors_in_asm;
 
+/* Registration runs early, so that user constructors may already commit;
+ * unregistration late (destructors run in reverse priority order), after
+ * the module's own destructors and while its code is still mapped. */
 void mv_build_module_ctor(void)
 {
 	if (mv_kernel)          /* the kernel registers vmlinux and modules */
@@ -344,8 +345,13 @@ static void write_module_cdtors(void)
 		if (mv_optional_runtime)
 			fprintf(out, "\t.weak\t%s\n", fn);
 		fprintf(out, "\t.pushsection\t.text.%s.%s,\"axG\",%%progbits,%s,comdat\n"
-			"\t.p2align\t4\n.LMVM%s:\n", group, array, group, array);
-		mv_arch_write_module_call(out, fn, mv_optional_runtime);
+			"\t.p2align\t4\n", group, array, group);
+		/* the group's name as a symbol too, as Clang's has it */
+		if (!k)
+			fprintf(out, "\t.weak\t%s\n\t.hidden\t%s\n\t.type\t%s, %%function\n%s:\n",
+				group, group, group, group);
+		fprintf(out, ".LMVM%s:\n", array);
+		mv_arch_write_module_call(out, fn, mv_optional_runtime, dwarf2out_do_cfi_asm());
 		fprintf(out, "\t.popsection\n"
 			"\t.pushsection\t.%s_array.%05d,\"awG\",%%%s_array,%s,comdat\n"
 			"\t.balign\t8\n\t.dc.a\t.LMVM%s\n\t.popsection\n",

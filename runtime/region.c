@@ -41,7 +41,9 @@
 /* Whether a variant may ever be copied into a region.  One with nothing
  * to copy is only its return: an empty body, which the call itself holds
  * (mv_arch_inline(), a NOP or a return written live), so mv_region_point()
- * never copies it and its sites need no region. */
+ * does not copy it and its sites need no region.  (Should its code not
+ * read as empty, a return thunk say, the site calls it: correct, only
+ * slower.) */
 static int copyable(const struct mv_desc_variant *v)
 {
 	return v->inlining == MV_INLINE_OK && v->copy_len;

@@ -264,8 +264,9 @@ MV_SORT_INLINE void *mv_sort_to(void *base, void *tmp, size_t n, size_t size, un
 
 	if (runs <= 1)
 		return base;
-	/* two passes, where a merge takes more (a failed try costs at most
-	 * one pass, and stops at the 17th first word) */
+	/* A count and a move per record, and a merge of each bucket's own
+	 * runs, against a merge of every run; a try that fails stops at
+	 * the 17th first word. */
 	if (runs > 2 && words <= MV_SORT_WORDS_MAX &&
 	    (sorted = mv_sort_buckets(base, tmp, n, size, words)))
 		return sorted;

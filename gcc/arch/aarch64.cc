@@ -60,8 +60,10 @@ bool mv_arch_module_call_ok(void)
 }
 
 /* Eight arguments, all in registers: a tail call, which leaves the link
- * register alone (nothing to sign under pac-ret).  hint 34 is bti c. */
-void mv_arch_write_module_call(FILE *out, const char *fn, bool optional)
+ * register alone (nothing to sign under pac-ret).  hint 34 is bti c.  The
+ * return is followed by the barrier -mharden-sls=retbr wants (never
+ * reached). */
+void mv_arch_write_module_call(FILE *out, const char *fn, bool optional, bool cfi)
 {
 	static const char *const bounds[] = {
 		"__start_" MV_SECTION_VAR, "__stop_" MV_SECTION_VAR,
@@ -69,7 +71,7 @@ void mv_arch_write_module_call(FILE *out, const char *fn, bool optional)
 		"__start_" MV_SECTION_SITE, "__stop_" MV_SECTION_SITE,
 	};
 
-	fprintf(out, "\t.cfi_startproc\n\thint\t34\n");
+	fprintf(out, "%s\thint\t34\n", cfi ? "\t.cfi_startproc\n" : "");
 	if (optional)
 		fprintf(out, "\tadrp\tx16, :got:%s\n\tldr\tx16, [x16, #:got_lo12:%s]\n"
 			"\tcbz\tx16, 1f\n", fn, fn);
@@ -77,7 +79,8 @@ void mv_arch_write_module_call(FILE *out, const char *fn, bool optional)
 	for (unsigned i = 0; i < 6; i++)
 		fprintf(out, "\tadrp\tx%u, %s\n\tadd\tx%u, x%u, #:lo12:%s\n",
 			i + 2, bounds[i], i + 2, i + 2, bounds[i]);
-	fprintf(out, "\tb\t%s\n1:\tret\n\t.cfi_endproc\n", fn);
+	fprintf(out, "\tb\t%s\n1:\tret\n\tdsb\tsy\n\tisb\n%s", fn,
+		cfi ? "\t.cfi_endproc\n" : "");
 }
 const char mv_arch_debugger_nop[] = "nop";
 const bool mv_arch_debugger_skips_pad = true;

@@ -54,26 +54,28 @@ bool mv_arch_module_call_ok(void)
 }
 
 /* Six pointers and two ints: the last two bounds go on the stack, which
- * stays 16-byte aligned at the call (8 at entry, 24 pushed). */
-void mv_arch_write_module_call(FILE *out, const char *fn, bool optional)
+ * stays 16-byte aligned at the call (8 at entry, 24 pushed).  The return
+ * is followed by an int3, as -mharden-sls=return wants (never reached). */
+void mv_arch_write_module_call(FILE *out, const char *fn, bool optional, bool cfi)
 {
-	fprintf(out, "\t.cfi_startproc\n\tendbr64\n");
+	const char *cfa = cfi ? "\t.cfi_adjust_cfa_offset" : "#";
+
+	fprintf(out, "%s\tendbr64\n", cfi ? "\t.cfi_startproc\n" : "");
 	if (optional)
 		fprintf(out, "\tcmpq\t$0, %s@GOTPCREL(%%rip)\n\tje\t1f\n", fn);
 	fprintf(out,
-		"\tsubq\t$8, %%rsp\n\t.cfi_adjust_cfa_offset 8\n"
-		"\tleaq\t__stop_" MV_SECTION_SITE "(%%rip), %%rax\n\tpushq\t%%rax\n"
-		"\t.cfi_adjust_cfa_offset 8\n"
-		"\tleaq\t__start_" MV_SECTION_SITE "(%%rip), %%rax\n\tpushq\t%%rax\n"
-		"\t.cfi_adjust_cfa_offset 8\n"
+		"\tsubq\t$8, %%rsp\n%s 8\n"
+		"\tleaq\t__stop_" MV_SECTION_SITE "(%%rip), %%rax\n\tpushq\t%%rax\n%s 8\n"
+		"\tleaq\t__start_" MV_SECTION_SITE "(%%rip), %%rax\n\tpushq\t%%rax\n%s 8\n"
 		"\tleaq\t__start_" MV_SECTION_VAR "(%%rip), %%rdx\n"
 		"\tleaq\t__stop_" MV_SECTION_VAR "(%%rip), %%rcx\n"
 		"\tleaq\t__start_" MV_SECTION_FN "(%%rip), %%r8\n"
 		"\tleaq\t__stop_" MV_SECTION_FN "(%%rip), %%r9\n"
 		"\tmovl\t$%u, %%edi\n\tmovl\t$%u, %%esi\n"
 		"\tcall\t%s@PLT\n"
-		"\taddq\t$24, %%rsp\n\t.cfi_adjust_cfa_offset -24\n"
-		"1:\tret\n\t.cfi_endproc\n", MV_DESCRIPTOR_VERSION, mv_arch_machine, fn);
+		"\taddq\t$24, %%rsp\n%s -24\n"
+		"1:\tret\n\tint3\n%s", cfa, cfa, cfa, MV_DESCRIPTOR_VERSION, mv_arch_machine, fn,
+		cfa, cfi ? "\t.cfi_endproc\n" : "");
 }
 const char mv_arch_debugger_nop[] = ".byte 0x0f, 0x1f, 0x40, 0x00";
 const bool mv_arch_debugger_skips_pad = false;    /* gdb breaks on an endbr64 */

@@ -51,6 +51,7 @@ int main(void)
 #ifdef __OPTIMIZE__                     /* -O0's variants do not fit a call */
 	CHECK(reported(ks));            /* read at start-up: it may get a copy */
 #endif
+	CHECK(!reported(es));
 	/* e's site was not read at start-up: committing e reads it, and
 	 * reports it then (a site is reported when it is first read) */
 	CHECK_EQ(multiverse_commit_fn(e), 1);

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Objects from GCC and from Clang in one program: one commit binds the
- * functions and call sites of both, and one revert restores both. */
+ * functions and call sites of both, and one revert restores both.  Both
+ * compilers put the module's constructor and destructor in a COMDAT
+ * group of the same name: whichever object comes first in the link,
+ * the module registers once. */
+#define _GNU_SOURCE
 #include "check.h"
+#include "registrations.h"
 #include "shared.h"
 
 int main(void)
 {
+	CHECK_EQ(registered, 1);
 	mode = 1;
 	CHECK_EQ(multiverse_commit(), 3);   /* and the pointer */
 	CHECK_EQ(multiverse_is_committed(from_gcc), 1);
