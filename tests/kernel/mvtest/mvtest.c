@@ -187,7 +187,9 @@ static int worker(void *unused)
 static void stress(void)
 {
 	struct task_struct **t = kcalloc(nr_cpu_ids, sizeof *t, GFP_KERNEL);
-	int cpu, n = 0, errors = 0;
+	/* once: this thread may move to another CPU while it makes the
+	 * workers, and must still leave one CPU without a worker */
+	int self = raw_smp_processor_id(), cpu, n = 0, errors = 0;
 
 	if (!t) {
 		check(0, "stress", "no memory");
@@ -195,7 +197,7 @@ static void stress(void)
 	}
 	level = 0;
 	for_each_online_cpu(cpu) {
-		if (cpu == smp_processor_id())
+		if (cpu == self)
 			continue;
 		t[n] = kthread_create(worker, NULL, "mvtest/%d", cpu);
 		if (IS_ERR(t[n]))
