@@ -143,6 +143,7 @@ void mv_emit_registration(Module &m, bool optional_runtime)
 	PointerType *ptr = PointerType::getUnqual(c);
 	FunctionType *reg = FunctionType::get(i32, { i32, i32, ptr, ptr, ptr, ptr, ptr, ptr }, false);
 	const char *names[] = { "__multiverse_register_module", "__multiverse_unregister_module" };
+	static const char *const bounds[] = MV_MODULE_BOUNDS;
 	std::string name = ("__multiverse_module_v" + Twine(MV_DESCRIPTOR_VERSION) +
 			    (optional_runtime ? "_optional" : "")).str();
 	Comdat *group = m.getOrInsertComdat(name);
@@ -174,11 +175,12 @@ void mv_emit_registration(Module &m, bool optional_runtime)
 			b.CreateRetVoid();
 			b.SetInsertPoint(call);
 		}
-		b.CreateCall(callee, {
-			ConstantInt::get(i32, MV_DESCRIPTOR_VERSION), ConstantInt::get(i32, mv_arch_of(Triple(m.getTargetTriple()))->machine),
-			bound(m, "__start_" MV_SECTION_VAR), bound(m, "__stop_" MV_SECTION_VAR),
-			bound(m, "__start_" MV_SECTION_FN), bound(m, "__stop_" MV_SECTION_FN),
-			bound(m, "__start_" MV_SECTION_SITE), bound(m, "__stop_" MV_SECTION_SITE) });
+		SmallVector<Value *, 2 + MV_MODULE_BOUND_COUNT> args = {
+			ConstantInt::get(i32, MV_DESCRIPTOR_VERSION),
+			ConstantInt::get(i32, mv_arch_of(Triple(m.getTargetTriple()))->machine) };
+		for (const char *name : bounds)
+			args.push_back(bound(m, name));
+		b.CreateCall(callee, args);
 		b.CreateRetVoid();
 		if (k)
 			appendToGlobalDtors(m, f, 101, key);

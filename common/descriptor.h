@@ -41,6 +41,16 @@
  * which the kernel checks before it reads the unit's module. */
 #define MV_SECTION_VERSION "__multiverse_version"
 
+/* The bounds the linker defines around a module's records, in the order
+ * __multiverse_register_module() and __multiverse_unregister_module()
+ * take them, after the version and the machine: an initializer of six
+ * symbol names, for the plugins that write the registration calls. */
+#define MV_MODULE_BOUNDS { \
+	"__start_" MV_SECTION_VAR, "__stop_" MV_SECTION_VAR, \
+	"__start_" MV_SECTION_FN, "__stop_" MV_SECTION_FN, \
+	"__start_" MV_SECTION_SITE, "__stop_" MV_SECTION_SITE }
+#define MV_MODULE_BOUND_COUNT 6
+
 /* mv_desc_var.flags */
 #define MV_VAR_SIGNED  0x1u   /* compare guard bounds as signed */
 #define MV_VAR_FNPTR   0x2u   /* a function-pointer switch */

@@ -8,6 +8,7 @@
 #define MULTIVERSE_PLUGIN_ARCH_H
 
 #include "gcc-compat.h"
+#include "descriptor.h"
 
 #include <map>
 #include <string>
@@ -31,6 +32,8 @@ extern const char mv_arch_entry_nop[];
  * it; if not, each unit gets its own constructor, which GCC builds. */
 bool mv_arch_module_call_ok(void);
 void mv_arch_write_module_call(FILE *out, const char *fn, bool optional, bool cfi);
+/* The six bounds, in the calls' order (MV_MODULE_BOUNDS). */
+extern const char *const mv_module_bounds[MV_MODULE_BOUND_COUNT];
 
 /* Assembler text of a NOP as long as a landing pad (MV_ARCH_PAD_LEN),
  * planted first in a user-space generic that has no landing pad: a

@@ -278,21 +278,21 @@ static tree module_call(const char *fn)
 	tree decl = build_fn_decl(fn, type);
 	if (mv_optional_runtime)
 		declare_weak(decl);
-	tree call = build_call_expr(decl, 8,
+	tree args[2 + MV_MODULE_BOUND_COUNT] = {
 		build_int_cst(unsigned_type_node, MV_DESCRIPTOR_VERSION),
 		build_int_cst(unsigned_type_node, mv_arch_machine),
-		hidden_extern_addr("__start_" MV_SECTION_VAR),
-		hidden_extern_addr("__stop_" MV_SECTION_VAR),
-		hidden_extern_addr("__start_" MV_SECTION_FN),
-		hidden_extern_addr("__stop_" MV_SECTION_FN),
-		hidden_extern_addr("__start_" MV_SECTION_SITE),
-		hidden_extern_addr("__stop_" MV_SECTION_SITE));
+	};
+	for (unsigned i = 0; i < MV_MODULE_BOUND_COUNT; i++)
+		args[2 + i] = hidden_extern_addr(mv_module_bounds[i]);
+	tree call = build_call_expr_loc_array(UNKNOWN_LOCATION, decl, 2 + MV_MODULE_BOUND_COUNT, args);
 	if (!mv_optional_runtime)
 		return call;
 	tree present = build2(NE_EXPR, boolean_type_node,
 			      build_fold_addr_expr(decl), null_pointer_node);
 	return build3(COND_EXPR, void_type_node, present, call, NULL_TREE);
 }
+
+const char *const mv_module_bounds[MV_MODULE_BOUND_COUNT] = MV_MODULE_BOUNDS;
 
 #define MV_CDTOR_PRIORITY (MAX_RESERVED_INIT_PRIORITY + 1)
 
@@ -328,15 +328,10 @@ void mv_build_module_ctor(void)
 static void write_module_cdtors(void)
 {
 	char group[64];
-	static const char *const bounds[] = {
-		"__start_" MV_SECTION_VAR, "__stop_" MV_SECTION_VAR,
-		"__start_" MV_SECTION_FN, "__stop_" MV_SECTION_FN,
-		"__start_" MV_SECTION_SITE, "__stop_" MV_SECTION_SITE,
-	};
 
 	snprintf(group, sizeof group, "__multiverse_module_v%u%s", MV_DESCRIPTOR_VERSION,
 		 mv_optional_runtime ? "_optional" : "");
-	for (const char *b : bounds)
+	for (const char *b : mv_module_bounds)
 		fprintf(out, "\t.hidden\t%s\n", b);
 	for (int k = 0; k < 2; k++) {
 		const char *fn = k ? "__multiverse_unregister_module" : "__multiverse_register_module";

@@ -65,20 +65,14 @@ bool mv_arch_module_call_ok(void)
  * reached). */
 void mv_arch_write_module_call(FILE *out, const char *fn, bool optional, bool cfi)
 {
-	static const char *const bounds[] = {
-		"__start_" MV_SECTION_VAR, "__stop_" MV_SECTION_VAR,
-		"__start_" MV_SECTION_FN, "__stop_" MV_SECTION_FN,
-		"__start_" MV_SECTION_SITE, "__stop_" MV_SECTION_SITE,
-	};
-
 	fprintf(out, "%s\thint\t34\n", cfi ? "\t.cfi_startproc\n" : "");
 	if (optional)
 		fprintf(out, "\tadrp\tx16, :got:%s\n\tldr\tx16, [x16, #:got_lo12:%s]\n"
 			"\tcbz\tx16, 1f\n", fn, fn);
 	fprintf(out, "\tmov\tw0, #%u\n\tmov\tw1, #%u\n", MV_DESCRIPTOR_VERSION, mv_arch_machine);
-	for (unsigned i = 0; i < 6; i++)
+	for (unsigned i = 0; i < MV_MODULE_BOUND_COUNT; i++)
 		fprintf(out, "\tadrp\tx%u, %s\n\tadd\tx%u, x%u, #:lo12:%s\n",
-			i + 2, bounds[i], i + 2, i + 2, bounds[i]);
+			i + 2, mv_module_bounds[i], i + 2, i + 2, mv_module_bounds[i]);
 	fprintf(out, "\tb\t%s\n1:\tret\n\tdsb\tsy\n\tisb\n%s", fn,
 		cfi ? "\t.cfi_endproc\n" : "");
 }

@@ -59,23 +59,22 @@ bool mv_arch_module_call_ok(void)
 void mv_arch_write_module_call(FILE *out, const char *fn, bool optional, bool cfi)
 {
 	const char *cfa = cfi ? "\t.cfi_adjust_cfa_offset" : "#";
+	const char *const *b = mv_module_bounds;
 
 	fprintf(out, "%s\tendbr64\n", cfi ? "\t.cfi_startproc\n" : "");
 	if (optional)
 		fprintf(out, "\tcmpq\t$0, %s@GOTPCREL(%%rip)\n\tje\t1f\n", fn);
 	fprintf(out,
 		"\tsubq\t$8, %%rsp\n%s 8\n"
-		"\tleaq\t__stop_" MV_SECTION_SITE "(%%rip), %%rax\n\tpushq\t%%rax\n%s 8\n"
-		"\tleaq\t__start_" MV_SECTION_SITE "(%%rip), %%rax\n\tpushq\t%%rax\n%s 8\n"
-		"\tleaq\t__start_" MV_SECTION_VAR "(%%rip), %%rdx\n"
-		"\tleaq\t__stop_" MV_SECTION_VAR "(%%rip), %%rcx\n"
-		"\tleaq\t__start_" MV_SECTION_FN "(%%rip), %%r8\n"
-		"\tleaq\t__stop_" MV_SECTION_FN "(%%rip), %%r9\n"
+		"\tleaq\t%s(%%rip), %%rax\n\tpushq\t%%rax\n%s 8\n"
+		"\tleaq\t%s(%%rip), %%rax\n\tpushq\t%%rax\n%s 8\n"
+		"\tleaq\t%s(%%rip), %%rdx\n\tleaq\t%s(%%rip), %%rcx\n"
+		"\tleaq\t%s(%%rip), %%r8\n\tleaq\t%s(%%rip), %%r9\n"
 		"\tmovl\t$%u, %%edi\n\tmovl\t$%u, %%esi\n"
 		"\tcall\t%s@PLT\n"
 		"\taddq\t$24, %%rsp\n%s -24\n"
-		"1:\tret\n\tint3\n%s", cfa, cfa, cfa, MV_DESCRIPTOR_VERSION, mv_arch_machine, fn,
-		cfa, cfi ? "\t.cfi_endproc\n" : "");
+		"1:\tret\n\tint3\n%s", cfa, b[5], cfa, b[4], cfa, b[0], b[1], b[2], b[3],
+		MV_DESCRIPTOR_VERSION, mv_arch_machine, fn, cfa, cfi ? "\t.cfi_endproc\n" : "");
 }
 const char mv_arch_debugger_nop[] = ".byte 0x0f, 0x1f, 0x40, 0x00";
 const bool mv_arch_debugger_skips_pad = false;    /* gdb breaks on an endbr64 */
