@@ -12,7 +12,7 @@ __attribute__((noinline)) static int from_main(int x) { return twice(x); }
 
 int main(void)
 {
-	CHECK_EQ(registered, 1);
+	CHECK_EQ(registered, REGISTRATIONS);
 	mode = 1;
 	CHECK_EQ(multiverse_commit(), 1);
 	CHECK_EQ(from_main(5), 10);

@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: MIT */
+#include "one_registration/a.c"
