@@ -35,11 +35,16 @@ for m in mvtest mvlate mvbadver; do
 done
 . "$repo/tests/kernel/tally.sh"
 passed=0 failed=0
+# The two boots side by side: qemu emulates on one host CPU each.
 for cpus in 1 2; do
-	status=0
-	MV_KERNEL_IMAGE=$obj/arch/x86/boot/bzImage MV_KERNEL_CPUS=$cpus "$repo/tests/kernel/run.sh" "$work" ./suite.sh \
+	{ status=0
+	  MV_KERNEL_IMAGE=$obj/arch/x86/boot/bzImage MV_KERNEL_CPUS=$cpus "$repo/tests/kernel/run.sh" "$work" ./suite.sh \
 		>"$work/suite-$cpus.log" 2>&1 || status=$?
-	tally kernel $cpus $status "$work/suite-$cpus.log"
+	  echo $status >"$work/suite-$cpus.status"; } &
+done
+wait
+for cpus in 1 2; do
+	tally kernel $cpus "$(cat "$work/suite-$cpus.status" 2>/dev/null || echo 1)" "$work/suite-$cpus.log"
 done
 echo "kernel: $passed passed, $failed failed"
 [ "$failed" = 0 ]
