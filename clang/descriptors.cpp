@@ -178,8 +178,8 @@ void mv_emit_registration(Module &m, bool optional_runtime)
 		SmallVector<Value *, 2 + MV_MODULE_BOUND_COUNT> args = {
 			ConstantInt::get(i32, MV_DESCRIPTOR_VERSION),
 			ConstantInt::get(i32, mv_arch_of(Triple(m.getTargetTriple()))->machine) };
-		for (const char *name : bounds)
-			args.push_back(bound(m, name));
+		for (const char *b : bounds)
+			args.push_back(bound(m, b));
 		b.CreateCall(callee, args);
 		b.CreateRetVoid();
 		if (k)
