@@ -81,13 +81,7 @@ check_boot() { # cpus
 	boot multiverse $1 0 ./guest.sh check multiverse >"$work/check-$1.log" 2>&1 || status=$?
 	echo $status >"$work/check-$1.status"
 }
-# The two boots side by side where the host has two CPUs: qemu emulates
-# on one each.
-if [ "$(nproc)" -ge 2 ]; then
-	check_boot 1 & check_boot 2 & wait
-else
-	check_boot 1; check_boot 2
-fi
+both_boots check_boot
 for cpus in 1 2; do
 	tally "linux case study" $cpus "$(cat "$work/check-$cpus.status" 2>/dev/null || echo 1)" "$work/check-$cpus.log"
 done

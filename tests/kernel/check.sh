@@ -44,13 +44,7 @@ boot() { # cpus
 		>"$logs/$1.log" 2>&1 || status=$?
 	echo $status >"$logs/$1.status"
 }
-# The two boots side by side where the host has two CPUs: qemu emulates
-# on one each.
-if [ "$(nproc)" -ge 2 ]; then
-	boot 1 & boot 2 & wait
-else
-	boot 1; boot 2
-fi
+both_boots boot
 for cpus in 1 2; do
 	tally kernel $cpus "$(cat "$logs/$cpus.status" 2>/dev/null || echo 1)" "$logs/$cpus.log"
 done

@@ -9,6 +9,18 @@
 # and $failed.  A guest that stopped without that line (or had another
 # number of CPUs), or whose command failed with nothing failing, counts
 # as one failure.
+
+# both_boots FN: FN 1 and FN 2, which boot the 1-CPU and the 2-CPU
+# guest: side by side where the host has two CPUs (qemu emulates on one
+# each), in turn where it has one.
+both_boots() {
+	if [ "$(nproc)" -ge 2 ]; then
+		"$1" 1 & "$1" 2 & wait
+	else
+		"$1" 1; "$1" 2
+	fi
+}
+
 tally() {
 	local name=$1 cpus=$2 status=$3 log=$4 line p f
 	sed "s/^/[$cpus CPU] /" "$log"
