@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Smoke test of the benchmark suite: builds every benchmark program (one
-# of its link orders) and runs each for a tiny iteration count (no valgrind, no timing checked),
-# then feeds the output through the scripts that make the report.  Exits
-# non-zero on the first failure.  About a minute, most of it compiling.
+# of its link orders) and runs each for a tiny iteration count (no
+# valgrind, no timing checked), then feeds the output through the scripts
+# that make the report.  Exits non-zero on the first failure.  About a
+# minute, most of it compiling.
 #
 #   bench/smoke.sh          (after `make` at the top of the tree)
 set -euo pipefail
