@@ -10,7 +10,8 @@
 #       tools/callgrind_counts.py
 #   tools/aarch64_counts.sh --latency CSV [SITES]
 #       per call site of start-up and commit, on the generated program
-#       of SITES (10,000) call sites built by aarch64-linux-gnu-multiverse-gcc:
+#       of SITES (10,000) call sites built by aarch64-linux-gnu-multiverse-gcc
+#       and, where clang-19 is installed, aarch64-linux-gnu-multiverse-clang:
 #       the same columns as tools/latency_counts.py
 #
 # Sets up what it needs: the cross toolchain and the guest
@@ -82,14 +83,21 @@ micro() {
 }
 
 latency() {
-	local sites=${1:-10000} exe
-	exe=$(python3 tools/latency_counts.py --compilers aarch64-gcc --sites "$sites" --build-only)
-	cp "$exe" "$guest/latency"
-	callgrind "$O/latency.lines" latency --count
-	# Out of the guest directory, which every boot copies into the guest.
-	rm -f "$guest/latency"
-	python3 tools/latency_counts.py --compilers aarch64-gcc --sites "$sites" \
-		--lines "$O/latency.lines" --csv "$csv"
+	local sites=${1:-10000} exe c compilers=aarch64-gcc
+	if command -v clang-19 >/dev/null && [ -x ../build/aarch64-linux-gnu-multiverse-clang ]; then
+		compilers="$compilers aarch64-clang"
+	else
+		echo "no clang-19 or AArch64 multiverse-clang: GCC's counts only" >&2
+	fi
+	for c in $compilers; do
+		exe=$(python3 tools/latency_counts.py --compilers "$c" --sites "$sites" --build-only)
+		cp "$exe" "$guest/latency"
+		callgrind "$O/latency-$c.lines" latency --count
+		# Out of the guest directory, which every boot copies into the guest.
+		rm -f "$guest/latency"
+		python3 tools/latency_counts.py --compilers "$c" --sites "$sites" \
+			--lines "$O/latency-$c.lines" --csv "$csv"
+	done
 }
 
 "$mode" "${2:-}"

@@ -40,8 +40,8 @@ def _build(name):
 
 # The plain compiler of each is what its Multiverse wrapper runs
 # (build/*multiverse-*: the Clang wrappers add --target for AArch64).
-# bench/Makefile builds with GCC for both targets, and with Clang for
-# x86-64 only (COMPILER=clang).
+# bench/Makefile builds with both, for both targets (COMPILER=clang,
+# ARCH=aarch64).
 COMPILERS = {c.key: c for c in (
     Compiler("gcc", "gcc-12", "x86-64", (CC,), (MVCC,), "build"),
     Compiler("clang", "clang-19", "x86-64", ("clang-19",), (_build("multiverse-clang"),),
@@ -49,7 +49,8 @@ COMPILERS = {c.key: c for c in (
     Compiler("aarch64-gcc", "gcc-12", "AArch64", ("aarch64-linux-gnu-gcc-12",),
              (_build("aarch64-linux-gnu-multiverse-gcc"),), "build/aarch64", ("ARCH=aarch64",)),
     Compiler("aarch64-clang", "clang-19", "AArch64", ("clang-19", "--target=aarch64-linux-gnu"),
-             (_build("aarch64-linux-gnu-multiverse-clang"),), None),
+             (_build("aarch64-linux-gnu-multiverse-clang"),), "build/aarch64-clang",
+             ("ARCH=aarch64", "COMPILER=clang")),
 )}
 GCC = COMPILERS["gcc"]
 
