@@ -186,9 +186,9 @@ int multiverse_redirect(void *old_fn, void *new_fn);
 const struct mv_info_fn *multiverse_info_fn(void *fn);
 const struct mv_info_var *multiverse_info_var(void *var);
 /* Call site i (0 to n_sites - 1, as multiverse_info_fn() or
- * multiverse_info_var() count them) of the multiversed function or the
- * function-pointer switch at fn; NULL past the last, or if fn is
- * neither. */
+ * multiverse_info_var() count them, in address order) of the
+ * multiversed function or the function-pointer switch at fn; NULL past
+ * the last, or if fn is neither. */
 const struct mv_info_site *multiverse_info_site(void *fn, unsigned i);
 
 /* Prints every switch, function, variant with its guards, and site state to

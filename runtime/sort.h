@@ -7,12 +7,13 @@
  * start-up of every program of a multiversed musl (case-studies/musl).
  *
  * Three sorts, and the cheaper one for the input at hand:
- *   - a bucket sort takes the input a module's call sites usually are:
- *     few callees (the first key word), each one's sites mostly in
- *     address order (the second), interleaved (a C library's 115 calls
- *     to __lock and __unlock).  One pass counts the records of each
- *     first word, one moves each to its bucket, and each bucket not in
- *     order yet is merged (its own runs: sites in cold code, say);
+ *   - a bucket sort takes inputs of few first key words, each one's
+ *     records mostly in order of the second, interleaved: the call
+ *     sites of a module that tables.c does not place by callee, a small
+ *     one (a C library's 115 calls to __lock and __unlock) or one
+ *     calling a module not registered yet.  One pass counts the records
+ *     of each first word, one moves each to its bucket, and each bucket
+ *     not in order yet is merged (its own runs: sites in cold code, say);
  *   - a natural merge sort merges the sorted runs the input arrives in,
  *     pairwise: the tables after the last merge, a batch of one function
  *     (its entry, then its sites in address order) take a pass or two;

@@ -235,29 +235,187 @@ static int merge_fns(const struct mv_module *m)
 	return 0;
 }
 
+static void set_site(struct mv_site *r, const struct mv_desc_site *d)
+{
+	*r = (struct mv_site){
+		.area = { .addr = d->site, .state = MV_AREA_UNRESOLVED },
+		.callee = d->callee,
+		.pad = d->pad <= MV_INLINE_MAX ? d->pad : 0xff,
+		.in_probe_variant = !!(d->flags & MV_SITE_IN_PROBE_VARIANT),
+	};
+}
+
+/*
+ * Each callee's rank by address among the functions and switches
+ * together, looked up by address in an open-addressed hash table: a
+ * binary search per site cost more than building the records.
+ */
+struct callees {
+	struct callee { uintptr_t addr; size_t rank; } *slot;
+	size_t mask;
+};
+
+static size_t callee_slot(const struct callees *c, uintptr_t addr)
+{
+	size_t i = (size_t)(addr * 0x9e3779b97f4a7c15ull >> 32) & c->mask;
+
+	while (c->slot[i].addr && c->slot[i].addr != addr)
+		i = (i + 1) & c->mask;
+	return i;
+}
+
+static void add_callee(struct callees *c, const void *addr, size_t rank)
+{
+	size_t i = callee_slot(c, (uintptr_t)addr);
+
+	c->slot[i] = (struct callee){ (uintptr_t)addr, rank };
+}
+
+/* Both tables are sorted by address, so the ranks come from one merge.
+ * Returns the number of callees, or 0 when out of memory. */
+static size_t rank_callees(struct callees *c)
+{
+	size_t i = 0, j = 0, n = mv.n_fns + mv.n_vars, size = 16;
+
+	if (!n || n > SIZE_MAX / 4 / sizeof *c->slot)
+		return 0;
+	while (size < 2 * n)
+		size *= 2;
+	c->mask = size - 1;
+	if (!(c->slot = calloc(size, sizeof *c->slot)))
+		return 0;
+	while (i < mv.n_fns || j < mv.n_vars) {
+		size_t rank = i + j;
+
+		if (j == mv.n_vars ||
+		    (i < mv.n_fns && (uintptr_t)mv.fns[i].generic < (uintptr_t)mv.vars[j].addr))
+			add_callee(c, mv.fns[i++].generic, rank);
+		else
+			add_callee(c, mv.vars[j++].addr, rank);
+	}
+	return n;
+}
+
+/* Sorts the n records at r, of one callee, by address (*tmp, grown to
+ * hold them, is the scratch).  mv_sort() picks the sort by cost: the
+ * sites of a callee may come in many runs. */
+static int sort_group(struct mv_site *r, size_t n, struct mv_site **tmp, size_t *cap)
+{
+	if (n > *cap) {
+		free(*tmp);
+		if (!(*tmp = malloc(n * sizeof **tmp)))
+			return -ENOMEM;
+		*cap = n;
+	}
+	mv_sort(r, *tmp, n, sizeof *r, 2);
+	return 0;
+}
+
+/* Modules with fewer sites take the general sort (place_sites). */
+#define PLACE_MIN_SITES 1024
+
+/*
+ * Builds a module's site records in their sorted places without sorting
+ * keys.  Its functions and switches are merged already, so each site's
+ * callee has a place in their tables, which orders the callees as their
+ * addresses do: counting the sites of each place puts every record
+ * where it belongs, in two passes over the descriptors.  Within a
+ * callee the records keep the descriptors' order, which is the code's;
+ * a callee whose sites are not in strictly increasing order (a caller
+ * the linker moved ahead, to .text.unlikely or .text.startup, or a site
+ * listed twice) has them sorted.  Returns 0, or 2 when some site may be
+ * listed twice; 1, having built nothing, when the general sort is to
+ * take the module: some callee is in neither table (its module is not
+ * registered yet), or the module has too few sites for the table of
+ * callees to pay (a C library's 115 calls to two functions); or -ENOMEM.
+ */
+static int place_sites(const struct mv_module *m, size_t used, struct scratch *tmp)
+{
+	size_t n = m->site_end - m->site, cap = 0, groups;
+	struct callees callees = { 0 };
+	size_t *at = 0;
+	uintptr_t *last;
+	uint32_t *group = 0;
+	struct mv_site *base = new_record(mv.sites, used, sizeof *mv.sites, tmp, 0), *sorted = 0;
+	int err = 0;
+
+	/* Counting costs a table of every callee, where the sort costs
+	 * a few passes over the module's sites. */
+	if (n < PLACE_MIN_SITES || n < 4 * (mv.n_fns + mv.n_vars))
+		return 1;
+	groups = rank_callees(&callees);
+	/* each group's count, then where it starts, then where it ends;
+	 * and the address of its last site, or UINTPTR_MAX once out of
+	 * order */
+	at = calloc(2 * groups + 1, sizeof *at);
+	group = malloc((n + 1) * sizeof *group);
+	_Static_assert(sizeof(size_t) == sizeof(uintptr_t), "at[] holds addresses too");
+	if (!groups || !at || !group || groups >= UINT32_MAX) {
+		err = -ENOMEM;
+		goto out;
+	}
+	last = (uintptr_t *)(at + groups + 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct callee *c = &callees.slot[callee_slot(&callees, (uintptr_t)m->site[i].callee)];
+
+		if (!c->addr) {
+			err = 1;
+			goto out;
+		}
+		group[i] = (uint32_t)c->rank;
+		at[group[i] + 1]++;
+	}
+	for (size_t g = 0; g < groups; g++)
+		at[g + 1] += at[g];
+	for (size_t i = 0; i < n; i++) {
+		uint32_t g = group[i];
+		uintptr_t addr = (uintptr_t)m->site[i].site;
+
+		set_site(&base[at[g]++], &m->site[i]);
+		last[g] = addr > last[g] ? addr : UINTPTR_MAX;
+	}
+	/* at[g] is now where group g ends */
+	for (size_t g = 0, from = 0; g < groups && err >= 0; from = at[g++])
+		if (last[g] == UINTPTR_MAX) {
+			err = sort_group(base + from, at[g] - from, &sorted, &cap);
+			err = err < 0 ? err : 2;
+		}
+out:
+	free(sorted);
+	free(group);
+	free(at);
+	free(callees.slot);
+	return err;
+}
+
 static int merge_sites(const struct mv_module *m)
 {
 	size_t k = 0, n = m->site_end - m->site, used = mv.n_sites;
 	struct scratch tmp;
+	int placed;
 
 	if (reserve(&mv.sites, used, n, sizeof *mv.sites, &tmp))
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		tmp.order[i] = (struct order){
-			{ (uintptr_t)m->site[i].callee, (uintptr_t)m->site[i].site }, i };
-	sort_orders(&tmp, n, 2);
-	for (size_t i = 0; i < n; i++) {
-		const struct mv_desc_site *d = &m->site[tmp.order[i].at];
-
-		*(struct mv_site *)new_record(mv.sites, used, sizeof *mv.sites, &tmp, i) = (struct mv_site){
-			.area = { .addr = d->site, .state = MV_AREA_UNRESOLVED },
-			.callee = d->callee,
-			.pad = d->pad <= MV_INLINE_MAX ? d->pad : 0xff,
-			.in_probe_variant = !!(d->flags & MV_SITE_IN_PROBE_VARIANT),
-		};
+	placed = place_sites(m, used, &tmp);
+	if (placed < 0) {
+		free_scratch(&tmp);
+		return placed;
+	}
+	if (placed == 1) {
+		for (size_t i = 0; i < n; i++)
+			tmp.order[i] = (struct order){
+				{ (uintptr_t)m->site[i].callee, (uintptr_t)m->site[i].site }, i };
+		sort_orders(&tmp, n, 2);
+		for (size_t i = 0; i < n; i++)
+			set_site(new_record(mv.sites, used, sizeof *mv.sites, &tmp, i),
+				 &m->site[tmp.order[i].at]);
 	}
 	join_sorted(mv.sites, used, n, sizeof *mv.sites, 2, &tmp);
 	mv.n_sites = used + n;
+	/* Keeps the first record of each site: a module merged again, or a
+	 * site listed twice.  Placed sites into empty tables are unique. */
+	if (!used && !placed)
+		return 0;
 	for (size_t i = 0; i < mv.n_sites; i++) {
 		struct mv_site *s = &mv.sites[i];
 

@@ -26,6 +26,7 @@
 
 /* <stdint.h>'s names the kernel's headers do not give. */
 typedef long intptr_t;
+#define UINT32_MAX U32_MAX
 #define UINT64_MAX U64_MAX
 
 /* int64_t is long long in the kernel, on every architecture. */
