@@ -274,9 +274,9 @@ uninstall-clang:
 faults: $(B)/libmultiverse-faults.a $(B)/faults/lib/libmultiverse.so
 
 # The whole suite (tests/all.sh): this machine's architecture with GCC (and
-# musl), then with Clang (when clang-19 is there), and on x86-64 the kernel
-# case studies' checks, the AArch64 build under qemu with each compiler
-# (test-aarch64) and the kernel's suite, one after another.  All run
+# musl) and, side by side, with Clang (when clang-19 is there), then on
+# x86-64 the kernel case studies' checks, the AArch64 build under qemu with
+# each compiler (test-aarch64) and the kernel's suite, one after another.  All run
 # even if one fails; `make test-host` runs only the GCC one (tests/run).
 # The kernel suite runs in the case studies' multiversed kernel, which
 # carries its functions in --quick mode: one kernel build, not two.

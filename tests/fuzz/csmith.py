@@ -32,7 +32,8 @@ that ran committed variants; a batch in which none did fails.
 
 Programs whose plain build runs longer than --timeout seconds are skipped.
 A mismatch, a crash, an internal compiler error or a failed API check keeps
-the sources in build/fuzz/seed-S/ with a repro.sh, and the exit status is 1.
+the sources in build/fuzz/seed-S/ (seed-S-clang/ under --cc clang) with a
+repro.sh, and the exit status is 1.
 """
 import argparse
 import glob
@@ -257,6 +258,8 @@ class Fuzz:
         self.args = args
         self.inc = csmith_include()
         self.work = os.path.join(ROOT, "build", "fuzz")
+        # the GCC and Clang runs of make test run side by side
+        self.seed_dir = "seed-{}" + ("-clang" if args.cc == "clang" else "")
         os.makedirs(self.work, exist_ok=True)
         self.n = self.skipped = self.ran_variant = self.committed = self.switches = 0
         self.alt_checked = self.observable = self.mismatches = self.failures = 0
@@ -265,7 +268,7 @@ class Fuzz:
         self.failures += 1
         if kind == "mismatch":
             self.mismatches += 1
-        keep = os.path.join(self.work, f"seed-{seed}")
+        keep = os.path.join(self.work, self.seed_dir.format(seed))
         if keep != d:
             shutil.rmtree(keep, ignore_errors=True)
             os.makedirs(keep)
@@ -287,7 +290,7 @@ class Fuzz:
         a = self.args
         rng = random.Random(seed)
         if a.keep:
-            d = os.path.join(self.work, f"seed-{seed}")
+            d = os.path.join(self.work, self.seed_dir.format(seed))
             shutil.rmtree(d, ignore_errors=True)
             os.makedirs(d)
         else:
@@ -407,7 +410,7 @@ def main():
     p.add_argument("--wide-unsigned", action="store_true",
                    help="allow unsigned domain values with the type's top bit set")
     p.add_argument("--keep", action="store_true",
-                   help="keep every program's files in build/fuzz/seed-S/, not only failures")
+                   help="keep every program's files in build/fuzz/seed-S/ (seed-S-clang/), not only failures")
     p.add_argument("-v", "--verbose", action="store_true", help="one line per program")
     p.add_argument("--cc", choices=("gcc", "clang"), default="gcc",
                    help="the front end: multiverse-gcc against gcc-12 (default), or"
