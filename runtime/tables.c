@@ -32,32 +32,39 @@ static void free_scratch(struct scratch *s)
 {
 	free(s->order);
 	free(s->records);
+	*s = (struct scratch){ 0 };
 }
 
 /*
- * Makes room for n more records in *table, which is never left NULL, and
- * the scratch for sorting them.  Returns nonzero when out of memory: then
- * nothing may be added.
+ * Makes room for n more records in *table, which is never left NULL, and,
+ * when it holds records already, the scratch to build them in.  Returns
+ * nonzero when out of memory: then nothing may be added.
  */
 static int reserve(void *table, size_t used, size_t n, size_t size, struct scratch *s)
 {
 	void *p;
 
 	*s = (struct scratch){ 0 };
-	if (used + n >= SIZE_MAX / 2 / (size + sizeof *s->order))
+	if (used + n >= SIZE_MAX / 2 / size)
 		return -ENOMEM;
 	p = realloc(*(void **)table, (used + n + 1) * size);
 	if (!p)
 		return -ENOMEM;
 	*(void **)table = p;
-	s->order = malloc(2 * (n + 1) * sizeof *s->order);
-	if (used)
-		s->records = malloc((n + 1) * size);
-	if (!s->order || (used && !s->records)) {
-		free_scratch(s);
+	if (used && !(s->records = malloc((n + 1) * size)))
 		return -ENOMEM;
-	}
 	return 0;
+}
+
+/* The orders for sorting n new records, and mv_sort's scratch for them.
+ * Frees the scratch when out of memory. */
+static int reserve_orders(struct scratch *s, size_t n)
+{
+	if (n < SIZE_MAX / 4 / sizeof *s->order &&
+	    (s->order = malloc(2 * (n + 1) * sizeof *s->order)))
+		return 0;
+	free_scratch(s);
+	return -ENOMEM;
 }
 
 /* Sorts the n orders by key, stably (mv_sort's scratch is their second
@@ -113,7 +120,8 @@ static int merge_vars(const struct mv_module *m)
 	size_t k = 0, n = 0, used = mv.n_vars;
 	struct scratch tmp;
 
-	if (reserve(&mv.vars, used, m->var_end - m->var, sizeof *mv.vars, &tmp))
+	if (reserve(&mv.vars, used, m->var_end - m->var, sizeof *mv.vars, &tmp) ||
+	    reserve_orders(&tmp, m->var_end - m->var))
 		return -ENOMEM;
 	for (const struct mv_desc_var *d = m->var; d < m->var_end; d++) {
 		unsigned w = d->width;
@@ -191,7 +199,7 @@ static int merge_fns(const struct mv_module *m)
 	size_t k = 0, n = m->fn_end - m->fn, used = mv.n_fns;
 	struct scratch tmp;
 
-	if (reserve(&mv.fns, used, n, sizeof *mv.fns, &tmp))
+	if (reserve(&mv.fns, used, n, sizeof *mv.fns, &tmp) || reserve_orders(&tmp, n))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		tmp.order[i] = (struct order){ { (uintptr_t)m->fn[i].generic }, i };
@@ -272,18 +280,18 @@ static void add_callee(struct callees *c, const void *addr, size_t rank)
 }
 
 /* Both tables are sorted by address, so the ranks come from one merge.
- * Returns the number of callees, or 0 when out of memory. */
-static size_t rank_callees(struct callees *c)
+ * Returns nonzero when out of memory. */
+static int rank_callees(struct callees *c)
 {
 	size_t i = 0, j = 0, n = mv.n_fns + mv.n_vars, size = 16;
 
-	if (!n || n > SIZE_MAX / 4 / sizeof *c->slot)
-		return 0;
+	if (n > SIZE_MAX / 4 / sizeof *c->slot)
+		return -ENOMEM;
 	while (size < 2 * n)
 		size *= 2;
 	c->mask = size - 1;
 	if (!(c->slot = calloc(size, sizeof *c->slot)))
-		return 0;
+		return -ENOMEM;
 	while (i < mv.n_fns || j < mv.n_vars) {
 		size_t rank = i + j;
 
@@ -293,7 +301,7 @@ static size_t rank_callees(struct callees *c)
 		else
 			add_callee(c, mv.vars[j++].addr, rank);
 	}
-	return n;
+	return 0;
 }
 
 /* Sorts the n records at r, of one callee, by address (*tmp, grown to
@@ -315,57 +323,55 @@ static int sort_group(struct mv_site *r, size_t n, struct mv_site **tmp, size_t 
 #define PLACE_MIN_SITES 1024
 
 /*
- * Builds a module's site records in their sorted places without sorting
- * keys.  Its functions and switches are merged already, so each site's
- * callee has a place in their tables, which orders the callees as their
- * addresses do: counting the sites of each place puts every record
- * where it belongs, in two passes over the descriptors.  Within a
- * callee the records keep the descriptors' order, which is the code's;
- * a callee whose sites are not in strictly increasing order (a caller
- * the linker moved ahead, to .text.unlikely or .text.startup, or a site
- * listed twice) has them sorted.  Returns 0, or 2 when some site may be
- * listed twice; 1, having built nothing, when the general sort is to
- * take the module: some callee is in neither table (its module is not
- * registered yet), or the module has too few sites for the table of
- * callees to pay (a C library's 115 calls to two functions); or -ENOMEM.
+ * Builds a module's site records in their sorted places, at base,
+ * without sorting keys.  Its functions and switches are merged already,
+ * so each site's callee has a place in their tables, which orders the
+ * callees as their addresses do: counting the sites of each place puts
+ * every record where it belongs, in two passes over the descriptors.
+ * Within a callee the records keep the descriptors' order, which is the
+ * code's; a callee whose sites are not in strictly increasing order (a
+ * caller the linker moved ahead, to .text.unlikely or .text.startup, or
+ * a site listed twice) has them sorted, and sets *unsorted.
+ *
+ * Returns 1 when the records are built; 0, having built nothing, when
+ * the general sort is to take the module: it has too few sites for the
+ * table of callees to pay (a C library's 115 calls to two functions),
+ * or some callee is in neither table (its module is not registered
+ * yet); or -ENOMEM.
  */
-static int place_sites(const struct mv_module *m, size_t used, struct scratch *tmp)
+static int place_sites(const struct mv_module *m, struct mv_site *restrict base, int *unsorted)
 {
-	size_t n = m->site_end - m->site, cap = 0, groups;
-	struct callees callees = { 0 };
-	size_t *at = 0;
-	uintptr_t *last;
-	uint32_t *group = 0;
-	struct mv_site *base = new_record(mv.sites, used, sizeof *mv.sites, tmp, 0), *sorted = 0;
-	int err = 0;
+	size_t n = m->site_end - m->site, callees = mv.n_fns + mv.n_vars, cap = 0;
+	struct callees table = { 0 };
+	/* separate allocations (restrict: then a record's stores need not
+	 * reload them, 4 instructions a site fewer): */
+	size_t *restrict at = 0;        /* each callee's count, then where its sites start, then end */
+	uintptr_t *restrict last = 0;   /* its last site's address, UINTPTR_MAX once out of order */
+	uint32_t *restrict group = 0;   /* each site's callee */
+	struct mv_site *sorted = 0;
+	int ret = 1;
 
+	*unsorted = 0;
 	/* Counting costs a table of every callee, where the sort costs
 	 * a few passes over the module's sites. */
-	if (n < PLACE_MIN_SITES || n < 4 * (mv.n_fns + mv.n_vars))
-		return 1;
-	groups = rank_callees(&callees);
-	/* each group's count, then where it starts, then where it ends;
-	 * and the address of its last site, or UINTPTR_MAX once out of
-	 * order */
-	at = calloc(2 * groups + 1, sizeof *at);
-	group = malloc((n + 1) * sizeof *group);
-	_Static_assert(sizeof(size_t) == sizeof(uintptr_t), "at[] holds addresses too");
-	if (!groups || !at || !group || groups >= UINT32_MAX) {
-		err = -ENOMEM;
+	if (n < PLACE_MIN_SITES || n < 4 * callees || !callees || callees >= UINT32_MAX)
+		return 0;
+	if (rank_callees(&table) || !(at = calloc(callees + 1, sizeof *at)) ||
+	    !(last = calloc(callees, sizeof *last)) || !(group = malloc(n * sizeof *group))) {
+		ret = -ENOMEM;
 		goto out;
 	}
-	last = (uintptr_t *)(at + groups + 1);
 	for (size_t i = 0; i < n; i++) {
-		const struct callee *c = &callees.slot[callee_slot(&callees, (uintptr_t)m->site[i].callee)];
+		const struct callee *c = &table.slot[callee_slot(&table, (uintptr_t)m->site[i].callee)];
 
 		if (!c->addr) {
-			err = 1;
+			ret = 0;
 			goto out;
 		}
 		group[i] = (uint32_t)c->rank;
 		at[group[i] + 1]++;
 	}
-	for (size_t g = 0; g < groups; g++)
+	for (size_t g = 0; g < callees; g++)
 		at[g + 1] += at[g];
 	for (size_t i = 0; i < n; i++) {
 		uint32_t g = group[i];
@@ -374,34 +380,40 @@ static int place_sites(const struct mv_module *m, size_t used, struct scratch *t
 		set_site(&base[at[g]++], &m->site[i]);
 		last[g] = addr > last[g] ? addr : UINTPTR_MAX;
 	}
-	/* at[g] is now where group g ends */
-	for (size_t g = 0, from = 0; g < groups && err >= 0; from = at[g++])
+	/* at[g] is now where callee g's sites end */
+	for (size_t g = 0, from = 0; g < callees; from = at[g++])
 		if (last[g] == UINTPTR_MAX) {
-			err = sort_group(base + from, at[g] - from, &sorted, &cap);
-			err = err < 0 ? err : 2;
+			*unsorted = 1;
+			if (sort_group(base + from, at[g] - from, &sorted, &cap)) {
+				ret = -ENOMEM;
+				break;
+			}
 		}
 out:
 	free(sorted);
 	free(group);
+	free(last);
 	free(at);
-	free(callees.slot);
-	return err;
+	free(table.slot);
+	return ret;
 }
 
 static int merge_sites(const struct mv_module *m)
 {
 	size_t k = 0, n = m->site_end - m->site, used = mv.n_sites;
 	struct scratch tmp;
-	int placed;
+	int placed, unsorted;
 
 	if (reserve(&mv.sites, used, n, sizeof *mv.sites, &tmp))
 		return -ENOMEM;
-	placed = place_sites(m, used, &tmp);
+	placed = place_sites(m, new_record(mv.sites, used, sizeof *mv.sites, &tmp, 0), &unsorted);
 	if (placed < 0) {
 		free_scratch(&tmp);
-		return placed;
+		return -ENOMEM;
 	}
-	if (placed == 1) {
+	if (!placed && reserve_orders(&tmp, n))
+		return -ENOMEM;
+	if (!placed) {
 		for (size_t i = 0; i < n; i++)
 			tmp.order[i] = (struct order){
 				{ (uintptr_t)m->site[i].callee, (uintptr_t)m->site[i].site }, i };
@@ -413,8 +425,9 @@ static int merge_sites(const struct mv_module *m)
 	join_sorted(mv.sites, used, n, sizeof *mv.sites, 2, &tmp);
 	mv.n_sites = used + n;
 	/* Keeps the first record of each site: a module merged again, or a
-	 * site listed twice.  Placed sites into empty tables are unique. */
-	if (!used && !placed)
+	 * site listed twice.  Sites placed into empty tables in strictly
+	 * increasing order per callee are unique. */
+	if (!used && placed && !unsorted)
 		return 0;
 	for (size_t i = 0; i < mv.n_sites; i++) {
 		struct mv_site *s = &mv.sites[i];
