@@ -33,16 +33,20 @@ static int entry_jump(const struct mv_fn *f, uint8_t *jmp)
 static int redirect_apply(struct mv_fn *f, void *body)
 {
 	uint8_t jmp[MV_ARCH_ENTRY_LEN];
-	int err;
+	int all, err;
 
 	f->active = body ? body : f->generic;
-	mv_check_sites(f->site0, f->n_sites, f, f->desc->name);
+	all = mv_check_sites(f->site0, f->n_sites, f, f->desc->name, &f->checked);
 	err = entry_jump(f, jmp);
 	if (!err)
 		err = mv_area_set(&f->entry, jmp, MV_AREA_BRANCH, "entry", f->desc->name);
 	for (size_t i = f->site0; !err && i < f->site0 + f->n_sites; i++) {
-		mv.sites[i].to_function = 1;
-		err = mv_site_point(&mv.sites[i], f->redirect, 0, 0, 0, f->desc->name);
+		struct mv_site *s = all ? &mv.sites[i] : mv_site_if_built(i);
+
+		if (!s)
+			continue;
+		s->to_function = 1;
+		err = mv_site_point(s, f->redirect, 0, 0, 0, f->desc->name);
 	}
 	return err < 0 ? err : 0;
 }
@@ -65,12 +69,13 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 	struct mv_body inl;
 	const struct mv_desc_variant *v = 0;
 	const uint8_t *pristine;
-	int changed, err;
+	int changed, err, all;
 
 	if (f->redirect)
 		return redirect_apply(f, body);
-	if (body)
-		mv_check_sites(f->site0, f->n_sites, f, d->name);
+	/* a revert reads nothing new: a site never built was never written */
+	all = body ? mv_check_sites(f->site0, f->n_sites, f, d->name, &f->checked)
+		   : f->checked == mv.generation;
 	if (body && mv_arch_entry_jump(jmp, (uintptr_t)f->entry.addr, (uintptr_t)body)) {
 		mv_report("function %s: variant %" MV_PRIaddr " is out of reach of its entry", d->name, body);
 		body = 0;
@@ -90,8 +95,12 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 			v = &d->variants[i];
 	pristine = v ? mv_region_pristine(f, v) : 0;
 	for (size_t i = f->site0; i < f->site0 + f->n_sites; i++) {
-		mv.sites[i].to_function = 0;
-		err = mv_site_point(&mv.sites[i], body, body ? &inl : 0, v, pristine, d->name);
+		struct mv_site *s = all ? &mv.sites[i] : mv_site_if_built(i);
+
+		if (!s)
+			continue;
+		s->to_function = 0;
+		err = mv_site_point(s, body, body ? &inl : 0, v, pristine, d->name);
 		if (err)
 			return err;
 	}
@@ -161,10 +170,18 @@ int mv_apply_fnptr(struct mv_var *v, void *target, void *keep)
 	const struct mv_desc_variant *keep_code = keep ? plain_code(keep, &keep_pristine) : 0;
 
 	if (target || keep)
-		mv_check_sites(v->site0, v->n_sites, 0, v->name);
+		mv_check_sites(v->site0, v->n_sites, 0, v->name, &v->checked);
 	for (size_t i = v->site0; i < v->site0 + v->n_sites; i++) {
-		struct mv_site *s = &mv.sites[i];
-		int stays = !target && keep && s->in_probe_variant;
+		struct mv_site *s = mv_site_if_built(i);
+		int stays;
+
+		if (!s) {       /* never built: as a site never resolved */
+			all_bound &= !target;
+			kept |= !target && keep &&
+				(mv_site_desc(i)->flags & MV_SITE_IN_PROBE_VARIANT);
+			continue;
+		}
+		stays = !target && keep && s->in_probe_variant;
 
 		err = stays ? mv_site_point(s, keep, 0, keep_code, keep_pristine, v->name)
 			    : mv_site_point(s, target, 0, code, pristine, v->name);
@@ -227,7 +244,7 @@ static void report_unbound(void)
 		if (!(v->flags & MV_VAR_FNPTR))
 			continue;
 		for (size_t k = v->site0; v->active && k < v->site0 + v->n_sites; k++)
-			n += mv_site_state(&mv.sites[k]) == MV_AREA_ORIG;
+			n += mv_site_state_at(k) == MV_AREA_ORIG;
 		if (n && (n != v->unbound || v->active != v->unbound_target))
 			mv_report("switch %s: %u call site(s) cannot reach %" MV_PRIaddr " directly, nor "
 				  "through a gate near them; they stay indirect and follow writes to the "
@@ -377,11 +394,13 @@ static void sweep_stuck(void)
 			mv_area_set(&mv.fns[i].entry, mv_cur(&mv.fns[i].entry),
 				    mv.fns[i].entry.state, "entry", mv.fns[i].desc->name);
 	for (size_t i = 0; i < mv.n_sites; i++) {
-		if (mv.sites[i].area.stuck)
-			mv_area_set(&mv.sites[i].area, mv_cur(&mv.sites[i].area),
-				    mv.sites[i].area.state, "call site", "a stuck site");
-		if (mv.sites[i].region && mv.sites[i].region->stuck)
-			mv_region_sweep(&mv.sites[i]);
+		struct mv_site *s = mv_site_if_built(i);
+
+		if (s && s->area.stuck)
+			mv_area_set(&s->area, mv_cur(&s->area), s->area.state,
+				    "call site", "a stuck site");
+		if (s && s->region && s->region->stuck)
+			mv_region_sweep(s);
 	}
 }
 

@@ -50,7 +50,7 @@ static struct tally tally_sites(size_t site0, size_t n)
 	struct tally t = { 0, 0, 0 };
 
 	for (size_t i = site0; i < site0 + n; i++) {
-		int h = holds(mv_site_state(&mv.sites[i]));
+		int h = holds(mv_site_state_at(i));
 
 		t.patched += h == MULTIVERSE_SITE_CALL;
 		t.inlined += h == MULTIVERSE_SITE_INLINED || h == MULTIVERSE_SITE_COPIED;
@@ -62,12 +62,12 @@ static struct tally tally_sites(size_t site0, size_t n)
 MV_API const struct mv_info_fn *multiverse_info_fn(void *fn)
 {
 	static MV_THREAD_LOCAL struct mv_info_fn info;
-	const struct mv_fn *f;
+	struct mv_fn *f;
 
 	mv_lock();
 	f = mv_sync() < 0 ? 0 : mv_find_fn(fn);
 	if (f) {
-		mv_check_sites(f->site0, f->n_sites, f, f->desc->name);
+		mv_check_sites(f->site0, f->n_sites, f, f->desc->name, &f->checked);
 		struct tally t = tally_sites(f->site0, f->n_sites);
 
 		info = (struct mv_info_fn){
@@ -90,17 +90,17 @@ MV_API const struct mv_info_site *multiverse_info_site(void *fn, unsigned i)
 {
 	static MV_THREAD_LOCAL struct mv_info_site info;
 	const struct mv_site *s = 0;
-	const struct mv_fn *f;
-	const struct mv_var *v;
+	struct mv_fn *f;
+	struct mv_var *v;
 
 	mv_lock();
 	if (mv_sync() >= 0) {
 		if ((f = mv_find_fn(fn)) && i < f->n_sites) {
-			mv_check_sites(f->site0, f->n_sites, f, f->desc->name);
-			s = &mv.sites[f->site0 + i];
+			mv_check_sites(f->site0, f->n_sites, f, f->desc->name, &f->checked);
+			s = mv_site_if_built(f->site0 + i);
 		} else if (!f && (v = mv_find_var(fn)) && (v->flags & MV_VAR_FNPTR) && i < v->n_sites) {
-			mv_check_sites(v->site0, v->n_sites, 0, v->name);
-			s = &mv.sites[v->site0 + i];
+			mv_check_sites(v->site0, v->n_sites, 0, v->name, &v->checked);
+			s = mv_site_if_built(v->site0 + i);
 		}
 	}
 	if (s)

@@ -105,6 +105,8 @@ struct mv_var {
 				     too) with every site reaching it, which
 				     its guards are evaluated against */
 	size_t site0, n_sites;    /* fn-pointer switch: its run in mv.sites */
+	unsigned long checked;    /* ... all built and resolved at this
+				     mv.generation (mv_check_sites) */
 	unsigned unbound;         /* sites left indirect, as last reported */
 	void *unbound_target;     /* ... for this target */
 };
@@ -119,6 +121,8 @@ struct mv_fn {
 				     or NULL (redirect.c) */
 	struct mv_area entry;
 	size_t site0, n_sites;
+	unsigned long checked;    /* its sites all built and resolved at this
+				     mv.generation (mv_check_sites) */
 	uint8_t *pristine;        /* its inlinable variants' code as first read
 				     (region.c), one after the other, or NULL */
 };
@@ -140,16 +144,48 @@ struct mv_site {
 	struct mv_area *region;   /* a padded site's region (region.c), or NULL */
 };
 
+/*
+ * A site's record is built the first time its run is checked
+ * (mv_check_sites) or may get a region (mv_check_region_sites): start-up
+ * only places each site's descriptor in mv.index, sorted as the records
+ * are, and a function never committed costs its sites 8 bytes each.
+ * mv.sites[i] holds a record only once mv.index[i] has MV_SITE_BUILT;
+ * the array has room for every site, so a record built during a batch
+ * never moves the others.
+ */
 struct mv_tables {
 	struct mv_var *vars;
 	struct mv_fn *fns;
 	struct mv_site *sites;
+	uintptr_t *index;         /* each site's descriptor | MV_SITE_BUILT,
+				     sorted by (callee, site) */
 	size_t n_vars, n_fns, n_sites;
 	size_t n_regions;         /* sites with a region */
 	unsigned long generation; /* changes whenever records join or leave */
 };
 
 extern struct mv_tables mv;
+
+#define MV_SITE_BUILT ((uintptr_t)1)  /* descriptors are word-aligned */
+
+static inline const struct mv_desc_site *mv_site_desc(size_t i)
+{
+	return (const struct mv_desc_site *)(mv.index[i] & ~MV_SITE_BUILT);
+}
+
+/* Site i's record, or NULL if it was never built: never read, never
+ * written, so its call is the compiler's. */
+static inline struct mv_site *mv_site_if_built(size_t i)
+{
+	return mv.index[i] & MV_SITE_BUILT ? &mv.sites[i] : 0;
+}
+
+/* Site i's record, built the first time it is needed (tables.c). */
+struct mv_site *mv_site_make(size_t i);
+static inline struct mv_site *mv_site_build(size_t i)
+{
+	return mv.index[i] & MV_SITE_BUILT ? &mv.sites[i] : mv_site_make(i);
+}
 
 /* The descriptor arrays of one module. */
 struct mv_module {
@@ -210,7 +246,8 @@ int mv_spans_unloading(const struct mv_module *m, const struct mv_span *spans, s
 
 /* site.c */
 void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name);
-void mv_check_sites(size_t site0, size_t n, const struct mv_fn *f, const char *name);
+int mv_check_sites(size_t site0, size_t n, const struct mv_fn *f, const char *name,
+		   unsigned long *checked);
 int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl,
 		  const struct mv_desc_variant *v, const uint8_t *pristine,
 		  const char *name);
@@ -222,6 +259,12 @@ int mv_site_plt_ok(const struct mv_site *s);
 static inline int mv_site_state(const struct mv_site *s)
 {
 	return s->via_region ? s->region->state : s->area.state;
+}
+/* Site i's state; a site never built is as one never resolved. */
+static inline int mv_site_state_at(size_t i)
+{
+	const struct mv_site *s = mv_site_if_built(i);
+	return s ? mv_site_state(s) : MV_AREA_UNRESOLVED;
 }
 int mv_region_may_fit_call(const struct mv_fn *f);
 void mv_region_setup(struct mv_site *s, const struct mv_fn *f, const char *name);

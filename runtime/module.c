@@ -102,10 +102,10 @@ static int restore_sites(const struct unload *u, size_t site0, size_t n,
 			 const char *name)
 {
 	for (size_t i = site0; i < site0 + n; i++) {
-		struct mv_site *s = &mv.sites[i];
+		struct mv_site *s = mv_site_if_built(i);
 		int err;
 
-		if (in_spans(u, s->area.addr))
+		if (!s || in_spans(u, s->area.addr))
 			continue;
 		err = mv_site_point(s, 0, 0, 0, 0, name);
 		if (err)

@@ -143,22 +143,33 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 		  (void *)addr, name, mv_hex(hex, mv_orig(a), a->len));
 }
 
-/* Checks the sites of a run that were never checked: those of function f
- * (NULL: of a function-pointer switch) called name.  Before any of them is
- * written, and before the state of any is told.  Allocates nothing: the
- * sites that may get a region were read when merged. */
-void mv_check_sites(size_t site0, size_t n, const struct mv_fn *f, const char *name)
+/* Builds and checks the sites of a run that were never checked: those of
+ * function f (NULL: of a function-pointer switch) called name, whose
+ * *checked says when they last all were.  Before any of them is written,
+ * and before the state of any is told.  Allocates nothing: the sites
+ * that may get a region were read when merged.  Returns 1 if every site
+ * of the run has its record, 0 if some may not. */
+int mv_check_sites(size_t site0, size_t n, const struct mv_fn *f, const char *name,
+		   unsigned long *checked)
 {
+	int resolved = 1;
+
+	if (*checked == mv.generation)
+		return 1;
 	/* An unloading batch reads nothing new: a site never read was never
 	 * written, and its call still reaches the generic, whose entry leads
 	 * to whatever the function runs. */
 	if (mv_poke_must_forward)
-		return;
+		return 0;
 	for (size_t i = site0; i < site0 + n; i++)
-		if (mv.sites[i].area.state == MV_AREA_UNRESOLVED) {
+		if (mv_site_build(i)->area.state == MV_AREA_UNRESOLVED) {
 			mv_mem_fresh();
 			mv_site_resolve(&mv.sites[i], f, name);
+			resolved &= mv.sites[i].area.state != MV_AREA_UNRESOLVED;
 		}
+	if (resolved)
+		*checked = mv.generation;
+	return 1;
 }
 
 /*

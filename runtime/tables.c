@@ -243,6 +243,12 @@ static int merge_fns(const struct mv_module *m)
 	return 0;
 }
 
+/* Padded sites may have merged that were never read: their regions are
+ * made at the next sync (mv_check_region_sites), and a sync after which
+ * none is left skips them.  Sites whose callee is not registered keep it
+ * set: their run is yet to come. */
+static int padded_unread, orphan_sites;
+
 static void set_site(struct mv_site *r, const struct mv_desc_site *d)
 {
 	*r = (struct mv_site){
@@ -253,10 +259,70 @@ static void set_site(struct mv_site *r, const struct mv_desc_site *d)
 	};
 }
 
+struct mv_site *mv_site_make(size_t i)
+{
+	set_site(&mv.sites[i], mv_site_desc(i));
+	mv.index[i] |= MV_SITE_BUILT;
+	return &mv.sites[i];
+}
+
+/* Whether index entry a sorts before b: by callee, then address. */
+static int site_before(uintptr_t a, uintptr_t b)
+{
+	const struct mv_desc_site *x = (const void *)(a & ~MV_SITE_BUILT);
+	const struct mv_desc_site *y = (const void *)(b & ~MV_SITE_BUILT);
+
+	if (x->callee != y->callee)
+		return (uintptr_t)x->callee < (uintptr_t)y->callee;
+	return (uintptr_t)x->site < (uintptr_t)y->site;
+}
+
+static int same_site(uintptr_t a, uintptr_t b)
+{
+	const struct mv_desc_site *x = (const void *)(a & ~MV_SITE_BUILT);
+	const struct mv_desc_site *y = (const void *)(b & ~MV_SITE_BUILT);
+
+	return x->callee == y->callee && x->site == y->site;
+}
+
+/* A site's index entry moves, and its record with it if it has one. */
+static void move_site(size_t to, size_t from)
+{
+	mv.index[to] = mv.index[from];
+	if (mv.index[from] & MV_SITE_BUILT)
+		mv.sites[to] = mv.sites[from];
+}
+
+/*
+ * Room for n more sites: their index entries, the records they may get,
+ * which stay unwritten until built (a large array is mapped, not touched,
+ * by malloc), and, when the index holds entries already, the scratch to
+ * place the new entries in.  Returns nonzero when out of memory: then
+ * nothing may be added.
+ */
+static int reserve_sites(size_t n, struct scratch *s)
+{
+	size_t used = mv.n_sites;
+	void *p;
+
+	*s = (struct scratch){ 0 };
+	if (used + n >= SIZE_MAX / 2 / sizeof *mv.sites)
+		return -ENOMEM;
+	if (!(p = realloc(mv.sites, (used + n + 1) * sizeof *mv.sites)))
+		return -ENOMEM;
+	mv.sites = p;
+	if (!(p = realloc(mv.index, (used + n + 1) * sizeof *mv.index)))
+		return -ENOMEM;
+	mv.index = p;
+	if (used && !(s->records = malloc((n + 1) * sizeof *mv.index)))
+		return -ENOMEM;
+	return 0;
+}
+
 /*
  * Each callee's rank by address among the functions and switches
  * together, looked up by address in an open-addressed hash table: a
- * binary search per site cost more than building the records.
+ * binary search per site cost more than placing the entries.
  */
 struct callees {
 	struct callee { uintptr_t addr; size_t rank; } *slot;
@@ -304,18 +370,22 @@ static int rank_callees(struct callees *c)
 	return 0;
 }
 
-/* Sorts the n records at r, of one callee, by address (*tmp, grown to
- * hold them, is the scratch).  mv_sort() picks the sort by cost: the
- * sites of a callee may come in many runs. */
-static int sort_group(struct mv_site *r, size_t n, struct mv_site **tmp, size_t *cap)
+/* Sorts the n entries at r, of one callee, by address (*tmp, grown to
+ * hold twice n orders, is the scratch).  mv_sort() picks the sort by
+ * cost: the sites of a callee may come in many runs. */
+static int sort_group(uintptr_t *r, size_t n, struct order **tmp, size_t *cap)
 {
 	if (n > *cap) {
 		free(*tmp);
-		if (!(*tmp = malloc(n * sizeof **tmp)))
+		if (n > SIZE_MAX / 4 / sizeof **tmp || !(*tmp = malloc(2 * n * sizeof **tmp)))
 			return -ENOMEM;
 		*cap = n;
 	}
-	mv_sort(r, *tmp, n, sizeof *r, 2);
+	for (size_t i = 0; i < n; i++)
+		(*tmp)[i] = (struct order){ { (uintptr_t)((const struct mv_desc_site *)r[i])->site }, r[i] };
+	mv_sort(*tmp, *tmp + n, n, sizeof **tmp, 1);
+	for (size_t i = 0; i < n; i++)
+		r[i] = (*tmp)[i].at;
 	return 0;
 }
 
@@ -323,32 +393,35 @@ static int sort_group(struct mv_site *r, size_t n, struct mv_site **tmp, size_t 
 #define PLACE_MIN_SITES 1024
 
 /*
- * Builds a module's site records in their sorted places, at base,
- * without sorting keys.  Its functions and switches are merged already,
- * so each site's callee has a place in their tables, which orders the
- * callees as their addresses do: counting the sites of each place puts
- * every record where it belongs, in two passes over the descriptors.
- * Within a callee the records keep the descriptors' order, which is the
- * code's; a callee whose sites are not in strictly increasing order (a
- * caller the linker moved ahead, to .text.unlikely or .text.startup, or
- * a site listed twice) has them sorted, and sets *unsorted.
+ * Places a module's site descriptors in their sorted places in the
+ * index, at base, without sorting keys.  Its functions and switches are
+ * merged already, so each site's callee has a place in their tables,
+ * which orders the callees as their addresses do: counting the sites of
+ * each place puts every entry where it belongs, in two passes over the
+ * descriptors.  Within a callee the entries keep the descriptors' order,
+ * which is the code's; a callee whose sites are not in strictly
+ * increasing order (a caller the linker moved ahead, to .text.unlikely
+ * or .text.startup, or a site listed twice) has them sorted, and sets
+ * *unsorted.
  *
- * Returns 1 when the records are built; 0, having built nothing, when
+ * Returns 1 when the entries are placed; 0, having placed nothing, when
  * the general sort is to take the module: it has too few sites for the
  * table of callees to pay (a C library's 115 calls to two functions),
  * or some callee is in neither table (its module is not registered
- * yet); or -ENOMEM.
+ * yet); or -ENOMEM.  *pads is nonzero if any site is padded.
  */
-static int place_sites(const struct mv_module *m, struct mv_site *restrict base, int *unsorted)
+static int place_sites(const struct mv_module *m, uintptr_t *restrict base, int *unsorted,
+		       uint32_t *pads)
 {
 	size_t n = m->site_end - m->site, callees = mv.n_fns + mv.n_vars, cap = 0;
 	struct callees table = { 0 };
-	/* separate allocations (restrict: then a record's stores need not
-	 * reload them, 4 instructions a site fewer): */
+	/* separate allocations (restrict: then an entry's store need not
+	 * reload them): */
 	size_t *restrict at = 0;        /* each callee's count, then where its sites start, then end */
 	uintptr_t *restrict last = 0;   /* its last site's address, UINTPTR_MAX once out of order */
 	uint32_t *restrict group = 0;   /* each site's callee */
-	struct mv_site *sorted = 0;
+	struct order *sorted = 0;
+	uint32_t pad = 0;
 	int ret = 1;
 
 	*unsorted = 0;
@@ -377,9 +450,11 @@ static int place_sites(const struct mv_module *m, struct mv_site *restrict base,
 		uint32_t g = group[i];
 		uintptr_t addr = (uintptr_t)m->site[i].site;
 
-		set_site(&base[at[g]++], &m->site[i]);
+		base[at[g]++] = (uintptr_t)&m->site[i];
 		last[g] = addr > last[g] ? addr : UINTPTR_MAX;
+		pad |= m->site[i].pad;
 	}
+	*pads = pad;
 	/* at[g] is now where callee g's sites end */
 	for (size_t g = 0, from = 0; g < callees; from = at[g++])
 		if (last[g] == UINTPTR_MAX) {
@@ -398,44 +473,68 @@ out:
 	return ret;
 }
 
+/*
+ * The n new entries, sorted, join the index's used ones, sorted: merged
+ * from the back, in place, so that an old entry (and its record) moves
+ * at most once, and stably, old entries first among equal keys.  Frees
+ * the scratch.
+ */
+static void join_sites(size_t used, size_t n, struct scratch *s)
+{
+	const uintptr_t *add = s->records;
+	size_t i = used, j = n, out = used + n;
+
+	while (add && j > 0) {
+		if (i > 0 && site_before(add[j - 1], mv.index[i - 1]))
+			move_site(--out, --i);
+		else
+			mv.index[--out] = add[--j];
+	}
+	free_scratch(s);
+}
+
 static int merge_sites(const struct mv_module *m)
 {
 	size_t k = 0, n = m->site_end - m->site, used = mv.n_sites;
 	struct scratch tmp;
+	uintptr_t *fresh;
+	uint32_t pads = 0;
 	int placed, unsorted;
 
-	if (reserve(&mv.sites, used, n, sizeof *mv.sites, &tmp))
+	if (reserve_sites(n, &tmp))
 		return -ENOMEM;
-	placed = place_sites(m, new_record(mv.sites, used, sizeof *mv.sites, &tmp, 0), &unsorted);
+	fresh = new_record(mv.index, used, sizeof *mv.index, &tmp, 0);
+	placed = place_sites(m, fresh, &unsorted, &pads);
 	if (placed < 0) {
 		free_scratch(&tmp);
 		return -ENOMEM;
 	}
-	if (!placed && reserve_orders(&tmp, n))
-		return -ENOMEM;
 	if (!placed) {
+		if (reserve_orders(&tmp, n))
+			return -ENOMEM;
 		for (size_t i = 0; i < n; i++)
 			tmp.order[i] = (struct order){
 				{ (uintptr_t)m->site[i].callee, (uintptr_t)m->site[i].site }, i };
 		sort_orders(&tmp, n, 2);
-		for (size_t i = 0; i < n; i++)
-			set_site(new_record(mv.sites, used, sizeof *mv.sites, &tmp, i),
-				 &m->site[tmp.order[i].at]);
+		for (size_t i = 0; i < n; i++) {
+			fresh[i] = (uintptr_t)&m->site[tmp.order[i].at];
+			pads |= m->site[i].pad;
+		}
 	}
-	join_sorted(mv.sites, used, n, sizeof *mv.sites, 2, &tmp);
+	padded_unread |= !!pads;
+	join_sites(used, n, &tmp);
 	mv.n_sites = used + n;
-	/* Keeps the first record of each site: a module merged again, or a
-	 * site listed twice.  Sites placed into empty tables in strictly
-	 * increasing order per callee are unique. */
+	/* Keeps the first entry of each site: a module merged again, or a
+	 * site listed twice.  Only an old entry has a record, and it comes
+	 * first.  Sites placed into an empty index in strictly increasing
+	 * order per callee are unique. */
 	if (!used && placed && !unsorted)
 		return 0;
 	for (size_t i = 0; i < mv.n_sites; i++) {
-		struct mv_site *s = &mv.sites[i];
-
-		if (k && mv.sites[k - 1].callee == s->callee && mv.sites[k - 1].area.addr == s->area.addr)
+		if (k && same_site(mv.index[k - 1], mv.index[i]))
 			continue;
 		if (k != i)
-			mv.sites[k] = *s;
+			move_site(k, i);
 		k++;
 	}
 	mv.n_sites = k;
@@ -445,29 +544,58 @@ static int merge_sites(const struct mv_module *m)
 /*
  * Hands each run of sites to its function or function-pointer switch.  A
  * run whose callee is not registered waits for the module that defines
- * it.  A site is checked only when its run is first pointed anywhere, or
- * asked about (mv_check_sites): start-up reads no code, and a module
- * whose functions are never committed costs its records only.
+ * it.  A site is built and checked only when its run is first pointed
+ * anywhere, or asked about (mv_check_sites): start-up reads no code, and
+ * a module whose functions are never committed costs its index entries
+ * only.
  */
+/* Where the run of sites calling site i's callee ends: the index is
+ * sorted by callee, so an exponential search finds it in the log of the
+ * run's length, not reading the run's descriptors. */
+static size_t run_end(size_t i)
+{
+	const void *callee = mv_site_desc(i)->callee;
+	size_t in = i, out = mv.n_sites, step = 1;
+
+	while (step < out - in) {
+		if (mv_site_desc(in + step)->callee != callee) {
+			out = in + step;
+			break;
+		}
+		in += step;
+		step *= 2;
+	}
+	while (out - in > 1) {
+		size_t mid = in + (out - in) / 2;
+
+		if (mv_site_desc(mid)->callee == callee)
+			in = mid;
+		else
+			out = mid;
+	}
+	return out;
+}
+
 void mv_link(void)
 {
 	for (size_t i = 0; i < mv.n_fns; i++)
 		mv.fns[i].n_sites = 0;
 	for (size_t i = 0; i < mv.n_vars; i++)
 		mv.vars[i].n_sites = 0;
+	orphan_sites = 0;
 	for (size_t i = 0, j; i < mv.n_sites; i = j) {
-		void *callee = mv.sites[i].callee;
+		void *callee = mv_site_desc(i)->callee;
 		struct mv_fn *f = mv_find_fn(callee);
 		struct mv_var *v = f ? 0 : mv_find_var(callee);
 		size_t *site0, *n;
 
-		for (j = i; j < mv.n_sites && mv.sites[j].callee == callee; j++)
-			;
+		j = run_end(i);
 		if (f) {
 			site0 = &f->site0, n = &f->n_sites;
 		} else if (v && v->flags & MV_VAR_FNPTR) {
 			site0 = &v->site0, n = &v->n_sites;
 		} else {
+			orphan_sites = 1;
 			continue;
 		}
 		*site0 = i;
@@ -476,7 +604,7 @@ void mv_link(void)
 		 * failed, or is to come): the switch's probe guards hold no
 		 * more until a batch binds it */
 		for (size_t k = i; v && v->active && k < j; k++)
-			if (mv_site_state(&mv.sites[k]) <= MV_AREA_ORIG)
+			if (mv_site_state_at(k) <= MV_AREA_ORIG)
 				v->committed = 0;
 	}
 	mv_poke_areas_changed();
@@ -491,17 +619,20 @@ void mv_check_region_sites(void)
 		struct mv_fn *f = &mv.fns[i];
 		int all = mv_region_may_fit_call(f);
 
-		for (size_t k = f->site0; k < f->site0 + f->n_sites; k++)
-			if ((all || mv.sites[k].pad) && mv.sites[k].area.state == MV_AREA_UNRESOLVED)
+		for (size_t k = f->site0; (all || padded_unread) && k < f->site0 + f->n_sites; k++)
+			if ((all || mv_site_desc(k)->pad) &&
+			    mv_site_build(k)->area.state == MV_AREA_UNRESOLVED)
 				mv_site_resolve(&mv.sites[k], f, f->desc->name);
 	}
 	for (size_t i = 0; i < mv.n_vars; i++) {
 		struct mv_var *v = &mv.vars[i];
 
-		for (size_t k = v->site0; v->flags & MV_VAR_FNPTR && k < v->site0 + v->n_sites; k++)
-			if (mv.sites[k].pad && mv.sites[k].area.state == MV_AREA_UNRESOLVED)
+		for (size_t k = v->site0; padded_unread && v->flags & MV_VAR_FNPTR &&
+					  k < v->site0 + v->n_sites; k++)
+			if (mv_site_desc(k)->pad && mv_site_build(k)->area.state == MV_AREA_UNRESOLVED)
 				mv_site_resolve(&mv.sites[k], 0, v->name);
 	}
+	padded_unread = padded_unread && orphan_sites;
 }
 
 /* Checks the sites of every run: for the dump and debugfs, which tell
@@ -509,10 +640,12 @@ void mv_check_region_sites(void)
 void mv_check_all_sites(void)
 {
 	for (size_t i = 0; i < mv.n_fns; i++)
-		mv_check_sites(mv.fns[i].site0, mv.fns[i].n_sites, &mv.fns[i], mv.fns[i].desc->name);
+		mv_check_sites(mv.fns[i].site0, mv.fns[i].n_sites, &mv.fns[i], mv.fns[i].desc->name,
+			       &mv.fns[i].checked);
 	for (size_t i = 0; i < mv.n_vars; i++)
 		if (mv.vars[i].flags & MV_VAR_FNPTR)
-			mv_check_sites(mv.vars[i].site0, mv.vars[i].n_sites, 0, mv.vars[i].name);
+			mv_check_sites(mv.vars[i].site0, mv.vars[i].n_sites, 0, mv.vars[i].name,
+				       &mv.vars[i].checked);
 }
 
 /* Room, in everything a batch uses, for the tables with m merged, so
@@ -588,7 +721,8 @@ int mv_in_spans(const struct mv_span *spans, size_t n, const void *p)
 }
 
 /* Drops the records of module m, which is being unloaded: its functions,
- * the switches that live in it, and every site in it or calling into it.
+ * the switches that live in it, and every site in it, calling into it,
+ * or described by it (its index entry points into the module).
  * With m NULL, of memory that is freed while its module stays (the
  * kernel's init sections): the functions whose generic lies in spans.
  * Order is kept, so the tables stay sorted. */
@@ -617,12 +751,16 @@ void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
 	mv.n_fns = k;
 	k = 0;
 	for (size_t i = 0; i < mv.n_sites; i++) {
-		if (!mv_in_spans(spans, n, mv.sites[i].area.addr) &&
-		    !mv_in_spans(spans, n, mv.sites[i].callee)) {
-			mv.sites[k++] = mv.sites[i];
+		const struct mv_desc_site *d = mv_site_desc(i);
+		struct mv_site *s = mv_site_if_built(i);
+
+		if (!(m && d >= m->site && d < m->site_end) &&
+		    !mv_in_spans(spans, n, d->site) && !mv_in_spans(spans, n, d->callee)) {
+			move_site(k++, i);
 			continue;
 		}
-		mv_region_free(&mv.sites[i]);
+		if (s)
+			mv_region_free(s);
 	}
 	mv.n_sites = k;
 	mv_poke_forget(spans, n);

@@ -97,6 +97,8 @@ static u8 *find_site(void)
 
 	mv_lock();
 	f = mv_sync() < 0 ? NULL : mv_find_fn(mv_selftest_vmlinux);
+	if (f)
+		mv_check_sites(f->site0, f->n_sites, f, f->desc->name, &f->checked);
 	for (size_t i = 0; f && i < f->n_sites && !site; i++) {
 		struct mv_area *a = &mv.sites[f->site0 + i].area;
 

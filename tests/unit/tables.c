@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Merging modules' descriptors into the run-time tables (runtime/tables.c)
- * against a model: after every merge the site table must hold each
+ * against a model: after every merge the site index must hold each
  * (callee, site) pair merged so far exactly once, in (callee, address)
- * order, with the first merged descriptor's fields, and mv_link() must
- * give each function and function-pointer switch exactly its own sites.
+ * order, with the first merged descriptor, and mv_link() must give each
+ * function and function-pointer switch exactly its own sites.  Records
+ * built before a merge (a random third of the sites, each marked) must
+ * move with their entries and keep their mark; no other may be built.
+ * Forgetting a module (mv_forget) must drop exactly its sites and those
+ * calling into it, by its spans and by its descriptors, and keep the
+ * others' records.
  *
  * The modules are random but shaped as the runtime meets them: sites in
  * code order with a few callers moved ahead or listed twice, callees
@@ -58,6 +63,8 @@ static struct module mods[MAX_MODULES];
 struct pair { uintptr_t callee, site; uint32_t pad, flags; size_t arrived; };
 static struct pair model[MAX_MODULES * 2 * MAX_SITES];
 static size_t n_model, arrivals;
+static size_t n_built;          /* records built, each marked MARK */
+#define MARK 0x5a
 
 static int by_key(const void *a, const void *b)
 {
@@ -149,6 +156,11 @@ static void merge(const struct module *m)
 	struct mv_module d = { m->var, m->var + m->n_vars, m->fn, m->fn + m->n_fns,
 			       m->site, m->site + m->n_sites };
 
+	for (size_t i = 0; i < mv.n_sites; i++)
+		if (!mv_site_if_built(i) && !rnd(3)) {
+			mv_site_build(i)->aim = MARK;
+			n_built++;
+		}
 	CHECK(mv_merge(&d) == 0);
 	mv_link();
 	model_add(m);
@@ -163,22 +175,34 @@ static void check_run(const void *callee, size_t site0, size_t n_sites)
 		n += model[j].callee == (uintptr_t)callee;
 	CHECK(n_sites == n);
 	for (size_t j = site0; n && j < site0 + n_sites; j++)
-		CHECK(mv.sites[j].callee == callee);
+		CHECK(mv_site_desc(j)->callee == callee);
 }
 
 /* The tables against the model. */
 static void check(void)
 {
+	size_t built = 0;
+
 	CHECK(mv.n_sites == n_model);
 	for (size_t i = 0; i < mv.n_sites && i < n_model; i++) {
-		const struct mv_site *s = &mv.sites[i];
+		const struct mv_desc_site *d = mv_site_desc(i);
+		const struct mv_site *s = mv_site_if_built(i);
 
+		CHECK((uintptr_t)d->callee == model[i].callee);
+		CHECK((uintptr_t)d->site == model[i].site);
+		CHECK(d->pad == model[i].pad);
+		CHECK(d->flags == model[i].flags);
+		if (!s)
+			continue;
+		built++;
+		CHECK(s->aim == MARK);
 		CHECK((uintptr_t)s->callee == model[i].callee);
 		CHECK((uintptr_t)s->area.addr == model[i].site);
 		CHECK(s->pad == model[i].pad);
 		CHECK(s->in_probe_variant == (model[i].flags & MV_SITE_IN_PROBE_VARIANT));
 		CHECK(s->area.state == MV_AREA_UNRESOLVED);
 	}
+	CHECK(built == n_built);
 	for (size_t i = 0; i < mv.n_fns; i++)
 		check_run(mv.fns[i].generic, mv.fns[i].site0, mv.fns[i].n_sites);
 	for (size_t i = 0; i < mv.n_vars; i++)
@@ -186,15 +210,51 @@ static void check(void)
 }
 
 /* Merging a module again must keep the records there, which may hold
- * what patching wrote: each is marked before, and must be after. */
+ * what patching wrote: every one is built and marked before. */
 static void merge_again(const struct module *m)
 {
 	for (size_t i = 0; i < mv.n_sites; i++)
-		mv.sites[i].aim = 0x5a;
+		if (!mv_site_if_built(i)) {
+			mv_site_build(i)->aim = MARK;
+			n_built++;
+		}
 	merge(m);
 	check();
+	CHECK(n_built == mv.n_sites);
+}
+
+/* Module id unloads: its callees' and sites' address ranges are its
+ * spans; without the second, its sites go because their descriptors
+ * are its. */
+static void forget(int id, int site_span)
+{
+	const struct module *m = &mods[id];
+	struct mv_module d = { m->var, m->var + m->n_vars, m->fn, m->fn + m->n_fns,
+			       m->site, m->site + m->n_sites };
+	struct mv_span spans[2] = {
+		{ CALLEE_BASE + 0x100000u * id, CALLEE_BASE + 0x100000u * (id + 1) },
+		{ SITE_BASE + 0x1000000u * id, SITE_BASE + 0x1000000u * (id + 1) },
+	};
+	size_t k = 0;
+
 	for (size_t i = 0; i < mv.n_sites; i++)
-		CHECK(mv.sites[i].aim == 0x5a);
+		if (!mv_site_if_built(i) && !rnd(3)) {
+			mv_site_build(i)->aim = MARK;
+			n_built++;
+		}
+	for (size_t i = 0; i < n_model; i++) {
+		int goes = (model[i].callee >= spans[0].lo && model[i].callee < spans[0].hi) ||
+			   (model[i].site >= spans[1].lo && model[i].site < spans[1].hi);
+
+		if (!goes)
+			model[k++] = model[i];
+		else if (mv_site_if_built(i))
+			n_built--;
+	}
+	n_model = k;
+	mv_forget(&d, spans, site_span ? 2 : 1);
+	mv_link();
+	check();
 }
 
 static void reset(const char *name)
@@ -205,8 +265,9 @@ static void reset(const char *name)
 	free(mv.vars);
 	free(mv.fns);
 	free(mv.sites);
+	free(mv.index);
 	memset(&mv, 0, sizeof mv);
-	n_model = arrivals = 0;
+	n_model = arrivals = n_built = 0;
 	module = 0;
 	shape = name;
 }
@@ -260,6 +321,11 @@ int main(void)
 			merge(&mods[module]), check();
 		}
 		module = 2, merge_again(&mods[2]);
+
+		/* One module unloads, and loads again. */
+		module = (int)rnd(MAX_MODULES);
+		forget(module, round % 2);
+		merge(&mods[module]), check();
 
 		/* Too few sites per callee to pay for placing them. */
 		reset("many callees");

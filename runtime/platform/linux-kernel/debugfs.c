@@ -31,11 +31,9 @@ static const char *const area_states[] = {
 
 static void show_sites(struct seq_file *m, size_t site0, size_t n)
 {
-	for (size_t i = site0; i < site0 + n; i++) {
-		const struct mv_area *a = &mv.sites[i].area;
-
-		seq_printf(m, "  site %pS %s\n", a->addr, area_states[a->state]);
-	}
+	for (size_t i = site0; i < site0 + n; i++)
+		seq_printf(m, "  site %pS %s\n", mv_site_desc(i)->site,
+			   area_states[mv_site_state_at(i)]);
 }
 
 static void show_switch(struct seq_file *m, const struct mv_var *v)

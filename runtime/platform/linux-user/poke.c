@@ -399,9 +399,11 @@ static void publish_known(void)
 	for (size_t i = 0; i < mv.n_fns; i++)
 		t->a[n++].addr = (uintptr_t)mv.fns[i].entry.addr;
 	for (size_t i = 0; i < mv.n_sites; i++) {
-		t->a[n++].addr = (uintptr_t)mv.sites[i].area.addr;
-		if (mv.sites[i].region)
-			t->a[n++].addr = (uintptr_t)mv.sites[i].region->addr;
+		const struct mv_site *s = mv_site_if_built(i);
+
+		t->a[n++].addr = (uintptr_t)mv_site_desc(i)->site;
+		if (s && s->region)
+			t->a[n++].addr = (uintptr_t)s->region->addr;
 	}
 	mv_sort(t->a, tmp->a, n, sizeof t->a[0], 1);
 	t->n = n;
