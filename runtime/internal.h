@@ -168,9 +168,14 @@ extern struct mv_tables mv;
 
 #define MV_SITE_BUILT ((uintptr_t)1)  /* descriptors are word-aligned */
 
+static inline const struct mv_desc_site *mv_entry_desc(uintptr_t entry)
+{
+	return (const struct mv_desc_site *)(entry & ~MV_SITE_BUILT);
+}
+
 static inline const struct mv_desc_site *mv_site_desc(size_t i)
 {
-	return (const struct mv_desc_site *)(mv.index[i] & ~MV_SITE_BUILT);
+	return mv_entry_desc(mv.index[i]);
 }
 
 /* Site i's record, or NULL if it was never built: never read, never

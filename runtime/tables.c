@@ -269,8 +269,7 @@ struct mv_site *mv_site_make(size_t i)
 /* Whether index entry a sorts before b: by callee, then address. */
 static int site_before(uintptr_t a, uintptr_t b)
 {
-	const struct mv_desc_site *x = (const void *)(a & ~MV_SITE_BUILT);
-	const struct mv_desc_site *y = (const void *)(b & ~MV_SITE_BUILT);
+	const struct mv_desc_site *x = mv_entry_desc(a), *y = mv_entry_desc(b);
 
 	if (x->callee != y->callee)
 		return (uintptr_t)x->callee < (uintptr_t)y->callee;
@@ -279,8 +278,7 @@ static int site_before(uintptr_t a, uintptr_t b)
 
 static int same_site(uintptr_t a, uintptr_t b)
 {
-	const struct mv_desc_site *x = (const void *)(a & ~MV_SITE_BUILT);
-	const struct mv_desc_site *y = (const void *)(b & ~MV_SITE_BUILT);
+	const struct mv_desc_site *x = mv_entry_desc(a), *y = mv_entry_desc(b);
 
 	return x->callee == y->callee && x->site == y->site;
 }
@@ -382,7 +380,7 @@ static int sort_group(uintptr_t *r, size_t n, struct order **tmp, size_t *cap)
 		*cap = n;
 	}
 	for (size_t i = 0; i < n; i++)
-		(*tmp)[i] = (struct order){ { (uintptr_t)((const struct mv_desc_site *)r[i])->site }, r[i] };
+		(*tmp)[i] = (struct order){ { (uintptr_t)mv_entry_desc(r[i])->site }, r[i] };
 	mv_sort(*tmp, *tmp + n, n, sizeof **tmp, 1);
 	for (size_t i = 0; i < n; i++)
 		r[i] = (*tmp)[i].at;
@@ -541,14 +539,6 @@ static int merge_sites(const struct mv_module *m)
 	return 0;
 }
 
-/*
- * Hands each run of sites to its function or function-pointer switch.  A
- * run whose callee is not registered waits for the module that defines
- * it.  A site is built and checked only when its run is first pointed
- * anywhere, or asked about (mv_check_sites): start-up reads no code, and
- * a module whose functions are never committed costs its index entries
- * only.
- */
 /* Where the run of sites calling site i's callee ends: the index is
  * sorted by callee, so an exponential search finds it in the log of the
  * run's length, not reading the run's descriptors. */
@@ -576,6 +566,14 @@ static size_t run_end(size_t i)
 	return out;
 }
 
+/*
+ * Hands each run of sites to its function or function-pointer switch.  A
+ * run whose callee is not registered waits for the module that defines
+ * it.  A site is built and checked only when its run is first pointed
+ * anywhere, or asked about (mv_check_sites): start-up reads no code, and
+ * a module whose functions are never committed costs its index entries
+ * only.
+ */
 void mv_link(void)
 {
 	for (size_t i = 0; i < mv.n_fns; i++)
