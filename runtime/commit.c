@@ -66,7 +66,7 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 {
 	const struct mv_desc_fn *d = f->desc;
 	uint8_t jmp[MV_ARCH_ENTRY_LEN];
-	struct mv_body inl;
+	struct mv_body inl, *inl_p;
 	const struct mv_desc_variant *v = 0;
 	const uint8_t *pristine;
 	int changed, err, all;
@@ -90,6 +90,9 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 	f->active = body ? body : f->generic;
 	if (body)
 		mv_arch_classify(body, &inl);
+	/* a body no call can hold: no site tries to (a region may still
+	 * take a copy of it, region.c) */
+	inl_p = body && inl.kind != MV_BODY_OTHER ? &inl : 0;
 	for (size_t i = 0; body && i < d->n_variants && !v; i++)
 		if (d->variants[i].body == body && d->variants[i].inlining == MV_INLINE_OK)
 			v = &d->variants[i];
@@ -100,7 +103,7 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 		if (!s)
 			continue;
 		s->to_function = 0;
-		err = mv_site_point(s, body, body ? &inl : 0, v, pristine, d->name);
+		err = mv_site_point(s, body, inl_p, v, pristine, d->name);
 		if (err)
 			return err;
 	}

@@ -35,7 +35,7 @@ enum mv_area_state {
  * instruction each; or the region of a padded call site (its NOPs and its
  * call), which may receive a copy of a variant's body (region.c).  A
  * region's bytes live out of line, in wide: orig, cur, alt, then the
- * poke queue's two buffers (poke.c), each len bytes, then its
+ * poke queue's buffer (poke.c), each len bytes, then its
  * equivalents (what a trap at its first byte emulates, MV_AREA_MAX bytes
  * each): of cur, then of what the queue wants.  Use the accessors.
  */
@@ -68,25 +68,57 @@ static inline uint8_t *mv_alt(struct mv_area *a)
 	return a->wide ? a->wide + 2 * a->len : a->b_alt;
 }
 
-/* A region's queue buffers (poke.c) and equivalents. */
-static inline uint8_t *mv_wide_buf(struct mv_area *a, int k)
+/* A region's queue buffer (poke.c) and equivalents. */
+static inline uint8_t *mv_wide_want(struct mv_area *a)
 {
-	return a->wide + (3 + k) * a->len;
+	return a->wide + 3 * a->len;
 }
 
 static inline uint8_t *mv_wide_eq(struct mv_area *a, int want)
 {
-	return a->wide + 5 * a->len + want * MV_AREA_MAX;
+	return a->wide + 4 * a->len + want * MV_AREA_MAX;
 }
 
-/* Whether n bytes agree: areas are a few bytes long, for which a call
- * of memcmp() costs more than the comparison. */
+/*
+ * Comparing and copying areas' bytes.  Areas are a few bytes long, for
+ * which a call of memcmp() or memcpy() costs more than the work: most
+ * are 4 to 8 bytes (any AArch64 instruction; an x86-64 call, jump or
+ * entry), which two 4-byte moves cover, overlapping in the middle.
+ * Neither reads or writes a byte outside the n given.
+ */
+static inline uint32_t mv_get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline void mv_put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, sizeof v);
+}
+
 static inline int mv_same_bytes(const uint8_t *x, const uint8_t *y, size_t n)
 {
+	if (n >= 4 && n <= 8)
+		return mv_get32(x) == mv_get32(y) && mv_get32(x + n - 4) == mv_get32(y + n - 4);
 	for (size_t i = 0; i < n; i++)
 		if (x[i] != y[i])
 			return 0;
 	return 1;
+}
+
+static inline void mv_copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	if (n >= 4 && n <= 8) {
+		uint32_t head = mv_get32(src), tail = mv_get32(src + n - 4);
+
+		mv_put32(dst, head);
+		mv_put32(dst + n - 4, tail);
+		return;
+	}
+	memcpy(dst, src, n);
 }
 
 struct mv_var {

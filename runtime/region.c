@@ -88,7 +88,7 @@ void mv_region_setup(struct mv_site *s, const struct mv_fn *f, const char *name)
 	if (!MV_PLATFORM_REGIONS || s->region || (!s->pad && !fits_call(s, f)))
 		return;
 	/* one allocation: the area, then its bytes */
-	r = malloc(sizeof *r + 5 * len + 2 * MV_AREA_MAX);
+	r = malloc(sizeof *r + 4 * len + 2 * MV_AREA_MAX);
 	if (r) {
 		memset(r, 0, sizeof *r);
 		r->wide = (uint8_t *)(r + 1);

@@ -29,3 +29,7 @@ struct mv_cpu {
 	uint64_t x0;
 	uint64_t lr;
 };
+
+/* Only changes between b, bl, nop and brk may be seen by running threads
+ * (mv_arch_live_safe). */
+#define MV_ARCH_ALWAYS_LIVE_SAFE 0

@@ -28,3 +28,7 @@ struct mv_cpu {
 	uint64_t sp;
 	uint64_t ax;
 };
+
+/* Every change of one area may be seen by running threads, written by the
+ * breakpoint protocol (mv_arch_live_safe). */
+#define MV_ARCH_ALWAYS_LIVE_SAFE 1

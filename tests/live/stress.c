@@ -65,11 +65,11 @@ int main(void)
 	const struct mv_info_var *vi = multiverse_info_var(&op);
 	LIVE_CHECK(vi && vi->n_sites >= 3);
 #ifdef __x86_64__
-	/* And the sites meant to cross a cache line do. */
-	LIVE_CHECK(straddles(x_call_calc, 61));
+	/* And the sites meant to cross a cache line (or a page) do. */
+	LIVE_CHECK(straddles_aligned(x_call_calc, 4096, 4094));
 	LIVE_CHECK(straddles(x_tail_calc, 62));
 	LIVE_CHECK(straddles(x_call_op, 63));
-	LIVE_CHECK(straddles(x_tail_op, 60));
+	LIVE_CHECK(straddles_aligned(x_tail_op, 4096, 4093));
 	LIVE_CHECK(straddles(x_call_konst, 62));
 	LIVE_CHECK(straddles(x_call_ksmall, 61));
 	LIVE_CHECK(straddles(x_call_hook, 63));

@@ -88,7 +88,8 @@ __attribute__((noipa)) long call_mix(long x) { return mix(x) + 1; }
 __attribute__((noipa)) long tail_mix(long x) { return mix(x); }
 
 /*
- * The same sites again, each placed across a cache-line boundary: the
+ * The same sites again, each placed across a cache-line boundary (two,
+ * x_call_calc and x_tail_op, across a page boundary: STRADDLE_PAGE): the
  * asm pads to 'at' bytes past a 64-byte boundary, so the call or jmp that
  * follows starts there and ends in the next line.  A write of such a site
  * is not atomic for another processor fetching it, whatever the copying
@@ -97,23 +98,28 @@ __attribute__((noipa)) long tail_mix(long x) { return mix(x); }
  * The filler is jumped over, not executed.
  */
 #if defined(__x86_64__)
-#define STRADDLE(at) __asm__ volatile("jmp 1f\n\t.p2align 6, 0xcc\n\t.skip " #at ", 0xcc\n1:" ::: "memory")
+#define STRADDLE_ALIGNED(align, at) \
+	__asm__ volatile("jmp 1f\n\t.p2align " #align ", 0xcc\n\t.skip " #at ", 0xcc\n1:" ::: "memory")
 #else   /* AArch64: every instruction is one aligned word */
-#define STRADDLE(at) __asm__ volatile("" ::: "memory")
+#define STRADDLE_ALIGNED(align, at) __asm__ volatile("" ::: "memory")
 #endif
-__attribute__((noipa)) int x_call_calc(int x) { STRADDLE(61); return calc(x) + 1; }
+#define STRADDLE(at) STRADDLE_ALIGNED(6, at)
+/* The same across a page boundary: the write steps take the text a page
+ * at a time, and such a site is the one that reaches into the next page. */
+#define STRADDLE_PAGE(at) STRADDLE_ALIGNED(12, at)
+__attribute__((noipa)) int x_call_calc(int x) { STRADDLE_PAGE(4094); return calc(x) + 1; }
 __attribute__((noipa)) int x_tail_calc(int x) { STRADDLE(62); return calc(x); }
 __attribute__((noipa)) int x_call_op(int x) { STRADDLE(63); return op(x) - 1; }
-__attribute__((noipa)) int x_tail_op(int x) { STRADDLE(60); return op(x); }
+__attribute__((noipa)) int x_tail_op(int x) { STRADDLE_PAGE(4093); return op(x); }
 __attribute__((noipa)) int x_call_konst(void) { STRADDLE(62); return konst() ^ 1; }
 __attribute__((noipa)) long x_call_ksmall(void) { STRADDLE(61); return ksmall() + 2; }
 __attribute__((noipa)) void x_call_hook(unsigned long *h) { STRADDLE(63); hook(h); __asm__ volatile(""); }
 __attribute__((noipa)) void x_tail_hook(unsigned long *h) { STRADDLE(60); hook(h); }
 
 /* Whether the straddling wrapper fn really has its site at 'at' past a
- * line boundary: follows the jmp over the filler (the first eb or e9 in
- * the first bytes, after at most a stack adjustment). */
-static inline int straddles(void *fn, unsigned at)
+ * boundary of 'align' bytes: follows the jmp over the filler (the first
+ * eb or e9 in the first bytes, after at most a stack adjustment). */
+static inline int straddles_aligned(void *fn, uintptr_t align, unsigned at)
 {
 	const unsigned char *p = fn;
 
@@ -127,9 +133,14 @@ static inline int straddles(void *fn, unsigned at)
 						   (uint32_t)p[i + 4] << 24);
 		else
 			continue;
-		return ((uintptr_t)to & 63) == at;
+		return ((uintptr_t)to & (align - 1)) == at;
 	}
 	return 0;
+}
+
+static inline int straddles(void *fn, unsigned at)
+{
+	return straddles_aligned(fn, 64, at);
 }
 
 static inline int calc_ok(int x, int r) { return r == CALC_1(x) || r == CALC_0(x); }

@@ -38,8 +38,9 @@
  * publishes the address of every area it may patch before a batch writes
  * any (trap-tables.c).
  *
- * Each step does one write per page it touches, not one per area; the
- * bytes between areas are rewritten with their own values.
+ * Each step does one write per run of adjacent pages that hold areas,
+ * not one per area; the bytes between areas are rewritten with their own
+ * values (write_pages).
  *
  * Alone in the process (or with the others parked), a batch whose areas
  * all lie in one page is one write: it happens whole or not at all, and
@@ -84,29 +85,24 @@
 #include "sort.h"
 #include "linux-user.h"
 
-/* A queued area.  Its address, length and bytes are copied here, so
+/* A queued area.  Its address, length and new bytes are copied here, so
  * that the write steps and the trap batch read the queue in address
  * order without visiting the areas themselves, scattered over the
- * tables (a region's bytes stay with it). */
+ * tables (a region's bytes stay with it).  32 bytes: the queue's sort
+ * moves each a few times. */
 struct poke {
 	uintptr_t at;                   /* area->addr: the queue sorts by it */
 	struct mv_area *area;
-	uint8_t b_bytes[MV_AREA_MAX];   /* what the current step writes */
 	uint8_t b_want[MV_AREA_MAX];    /* what the batch wants */
 	uint8_t state;
 	uint8_t len;                    /* area->len */
-	uint8_t wide;                   /* a region: its buffers are its own */
+	uint8_t wide;                   /* a region: its buffer is its own */
 };
 
-/* A region keeps these buffers with its bytes (internal.h). */
-static uint8_t *bytes_of(struct poke *p)
-{
-	return p->wide ? mv_wide_buf(p->area, 0) : p->b_bytes;
-}
-
+/* A region keeps this buffer with its bytes (internal.h). */
 static uint8_t *want_of(struct poke *p)
 {
-	return p->wide ? mv_wide_buf(p->area, 1) : p->b_want;
+	return p->wide ? mv_wide_want(p->area) : p->b_want;
 }
 
 static struct poke *queue, *sort_buf;
@@ -114,8 +110,12 @@ static int others = -1;         /* other threads exist; -1: not asked yet */
 static int copies = -1;         /* copies may be made; -1: not asked yet */
 static int stop_world;          /* a change no running thread may see */
 static size_t n_queue, cap_queue;
-static uint8_t *page_buf;
-static size_t page_size;
+/* The most bytes of pages one write covers: a run of adjacent pages
+ * that each hold an area (16 pages of 4 KiB, one of 64 KiB), and the end
+ * of an area that crosses into the next page. */
+#define RUN_BYTES 65536
+static uint8_t *page_buf;       /* run_pages pages, and a region's bytes past them */
+static size_t page_size, run_pages;
 size_t mv_poke_n_stuck;
 int mv_poke_forward;
 int mv_poke_must_forward;
@@ -126,7 +126,8 @@ int mv_poke_reserve(size_t n_areas)
 
 	if (!page_buf) {
 		page_size = (size_t)sysconf(_SC_PAGESIZE);
-		if (!(page_buf = malloc(page_size + MV_REGION_MAX)))
+		run_pages = page_size < RUN_BYTES ? RUN_BYTES / page_size : 1;
+		if (!(page_buf = malloc(run_pages * page_size + MV_REGION_MAX)))
 			return -ENOMEM;
 	}
 	if (n_areas > cap_queue) {
@@ -156,17 +157,18 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 		return 0;
 	if (n_queue == cap_queue)   /* the tables outgrew a failed reservation */
 		return mv_error(-ENOMEM, "out of memory queueing a patch; nothing was written");
+	struct poke *p = &queue[n_queue++];
+
 	a->queued = 1;
-	queue[n_queue].at = (uintptr_t)a->addr;
-	queue[n_queue].area = a;
-	queue[n_queue].len = a->len;
-	queue[n_queue].wide = !!a->wide;
-	memcpy(bytes_of(&queue[n_queue]), bytes, a->len);
-	memcpy(want_of(&queue[n_queue]), bytes, a->len);
-	queue[n_queue].state = state;
-	n_queue++;
+	p->at = (uintptr_t)a->addr;
+	p->area = a;
+	p->len = a->len;
+	p->wide = !!a->wide;
+	p->state = state;
+	mv_copy_bytes(want_of(p), bytes, a->len);
 	/* a region holds several instructions: see write_stopped() */
-	if (a->wide || !mv_arch_live_safe(a->stuck ? mv_alt(a) : mv_cur(a), bytes, a->len))
+	if (a->wide || (!MV_ARCH_ALWAYS_LIVE_SAFE &&
+			!mv_arch_live_safe(a->stuck ? mv_alt(a) : mv_cur(a), bytes, a->len)))
 		stop_world = 1;
 	return 0;
 }
@@ -208,41 +210,83 @@ enum step { BREAKPOINTS, TAILS, HEADS, WHOLE };
 #define BP MV_ARCH_BREAKPOINT_LEN
 
 /* The writes this batch's steps have made; while it is 0 the text is
- * as it was, unless the failed write covered two pages and wrote the
- * first (queue_untouched() checks). */
+ * as it was, unless the failed write covered several pages and wrote
+ * the first of them (queue_untouched() checks). */
 static size_t writes_done;
 
-/* The bytes step puts into the page's copy at at for area p. */
-static void step_bytes(enum step step, uint8_t *at, struct poke *p)
+/* The bytes step puts into the page's copy at at for area p: of what
+ * the batch wants, or rolling back (back), of what the area held. */
+static inline __attribute__((always_inline))
+void step_bytes(enum step step, uint8_t *at, struct poke *p, int back)
 {
-	const uint8_t *b = bytes_of(p);
+	const uint8_t *b = back ? mv_cur(p->area) : want_of(p);
 
 	switch (step) {
 	case BREAKPOINTS: memcpy(at, MV_ARCH_BREAKPOINT, BP); break;
-	case TAILS: memcpy(at + BP, b + BP, p->len - BP); break;
+	case TAILS: mv_copy_bytes(at + BP, b + BP, p->len - BP); break;
 	case HEADS: memcpy(at, b, BP); break;
-	case WHOLE: memcpy(at, b, p->len); break;
+	case WHOLE: mv_copy_bytes(at, b, p->len); break;
 	}
 }
 
-/* One write per run of areas starting in the same page. */
-static int write_step(enum step step)
+/*
+ * One write per run of areas in adjacent pages (at most run_pages), from
+ * the first's start to the last's end: a page that holds no area is
+ * never written, so never copied on write.  The buffer takes the text as
+ * the run enters each page (the first from the run's start), so that
+ * the run's end need not be known first; an area that crosses into the
+ * next page brings its bytes there along.  Inlined into write_step()
+ * once for each step, whose bytes then cost a few moves.
+ */
+static inline __attribute__((always_inline))
+int write_pages(enum step step, int back)
 {
-	for (size_t i = 0, j; i < n_queue; i = j) {
-		uintptr_t start = queue[i].at;
-		uintptr_t page = start & -(uintptr_t)page_size, end = start;
+	/* locals: the byte stores into buf could alias the globals */
+	struct poke *q = queue;
+	uint8_t *buf = page_buf;
+	const size_t n = n_queue, size = page_size;
+	const uintptr_t page_mask = -(uintptr_t)size;
 
-		for (j = i; j < n_queue && (queue[j].at & -(uintptr_t)page_size) == page; j++)
-			end = queue[j].at + queue[j].len;
-		memcpy(page_buf, (const void *)start, end - start);
-		for (size_t k = i; k < j; k++)
-			step_bytes(step, page_buf + (queue[k].at - start), &queue[k]);
-		int err = mv_text_write((void *)start, page_buf, end - start);
+	for (size_t i = 0; i < n;) {
+		const uintptr_t start = q[i].at, first = start & page_mask;
+		uintptr_t page = first, copied = first + size, end = start;
+
+		memcpy(buf + (start - first), (const void *)start, copied - start);
+		for (; i < n; i++) {
+			uintptr_t at = q[i].at;
+
+			if ((at & page_mask) != page) {
+				if ((at & page_mask) != page + size ||
+				    page - first == (run_pages - 1) * size)
+					break;
+				page += size;
+				memcpy(buf + (copied - first), (const void *)copied, page + size - copied);
+				copied = page + size;
+			}
+			end = at + q[i].len;
+			if (end > copied) {
+				memcpy(buf + (copied - first), (const void *)copied, end - copied);
+				copied = end;
+			}
+			step_bytes(step, buf + (at - first), &q[i], back);
+		}
+		int err = mv_text_write((void *)start, buf + (start - first), end - start);
 		if (err)
 			return err;
 		writes_done++;
 	}
 	return 0;
+}
+
+static int write_step(enum step step, int back)
+{
+	switch (step) {
+	case BREAKPOINTS: return write_pages(BREAKPOINTS, back);
+	case TAILS: return write_pages(TAILS, back);
+	case HEADS: return write_pages(HEADS, back);
+	case WHOLE: break;
+	}
+	return write_pages(WHOLE, back);
 }
 
 /* Whether the (sorted) queue is one write within one page, which the
@@ -265,7 +309,7 @@ static int has_tails(void)
 	return 0;
 }
 
-static int write_steps(int sync)
+static int write_steps(int sync, int back)
 {
 	static const enum step steps[] = { BREAKPOINTS, TAILS, HEADS };
 	int err = 0;
@@ -273,7 +317,7 @@ static int write_steps(int sync)
 	for (size_t s = 0; s < 3 && !err; s++) {
 		if (steps[s] == TAILS && !has_tails())
 			continue;
-		err = write_step(steps[s]);
+		err = write_step(steps[s], back);
 		if (!err && sync)
 			err = mv_cpu_sync();
 	}
@@ -295,7 +339,7 @@ static void trap_entry(struct mv_trap_area *t, uintptr_t at, size_t len,
 	} else {
 		t->emu = at;
 		t->len = len;
-		memcpy(t->bytes, bytes, len);
+		mv_copy_bytes(t->bytes, bytes, len);
 	}
 }
 
@@ -310,7 +354,7 @@ static struct mv_trap_table *trap_batch(int old)
 		struct poke *p = &queue[i];
 		struct mv_area *wide = p->wide ? p->area : 0;
 
-		trap_entry(&t->a[i], p->at, p->len, wide, old ? mv_cur(p->area) : bytes_of(p),
+		trap_entry(&t->a[i], p->at, p->len, wide, old ? mv_cur(p->area) : want_of(p),
 			   wide ? mv_wide_eq(wide, !old) : 0);
 	}
 	return t;
@@ -445,11 +489,11 @@ static void sort_queue(void)
 }
 
 /* The area now holds what the batch wanted: its bookkeeping says so. */
-static void take_want(struct poke *p)
+static inline void take_want(struct poke *p)
 {
 	struct mv_area *a = p->area;
 
-	memcpy(mv_cur(a), want_of(p), a->len);
+	mv_copy_bytes(mv_cur(a), want_of(p), a->len);
 	if (a->wide)
 		memcpy(mv_wide_eq(a, 0), mv_wide_eq(a, 1), MV_AREA_MAX);
 	a->state = p->state;
@@ -547,7 +591,7 @@ static int write_live(int sync)
 		return err;
 	mv_trap_publish_batch(trap_batch(0));
 	writes_done = 0;
-	err = write_steps(sync);
+	err = write_steps(sync, 0);
 	if (!err) {
 		mv_trap_publish_batch(NULL);
 		return 0;
@@ -565,7 +609,7 @@ static int write_live(int sync)
 		/* Unloading: the previous code reaches into a module about
 		 * to go, so the batch may only go forward.  Its breakpoints
 		 * keep emulating the new bytes; try once more to finish it. */
-		if (!write_steps(sync)) {
+		if (!write_steps(sync, 0)) {
 			mv_report("%s; the patch batch was completed on a second try", cause);
 			mv_trap_publish_batch(NULL);
 			return 0;
@@ -575,9 +619,7 @@ static int write_live(int sync)
 	} else {
 		/* Back to what the areas held: emulated first, then written. */
 		mv_trap_publish_batch(trap_batch(1));
-		for (size_t i = 0; i < n_queue; i++)
-			memcpy(bytes_of(&queue[i]), mv_cur(queue[i].area), queue[i].area->len);
-		rolled_back = !write_steps(sync);
+		rolled_back = !write_steps(sync, 1);
 	}
 	if (rolled_back) {
 		unstick_queue();        /* written whole, through the protocol */
@@ -631,7 +673,7 @@ static int write_alone(void)
 	int err;
 
 	if (one_page()) {
-		if ((err = write_step(WHOLE))) {
+		if ((err = write_step(WHOLE, 0))) {
 			char cause[400];
 
 			snprintf(cause, sizeof cause, "%s", multiverse_last_error());
