@@ -12,8 +12,9 @@
  *     signal but the one that wakes them, whose handler runs patched code,
  *     must neither be killed nor make commit refuse;
  *   - a mask set by the raw system call, which nothing can intercept,
- *     must make commit refuse before it writes anything, and commit must
- *     work again once the mask is lifted.
+ *     in a worker or in the thread that commits, must make commit refuse
+ *     before it writes anything, and commit must work again once the
+ *     mask is lifted.
  */
 #include "workload.h"
 
@@ -204,6 +205,21 @@ int main(void)
 	LIVE_CHECK_EQ(multiverse_is_committed(calc), 1);
 	calls = workload_churn_until(0.3, 30, LIVE_HANG_SECONDS / 2, &s);
 	LIVE_CHECK(calls > 20);
+
+	/* The calling thread itself under a raw mask (the runtime reads its
+	 * own mask, not its /proc file): refused the same way. */
+	LIVE_CHECK(multiverse_revert() >= 0);
+	sigset_t trap, old;
+	sigemptyset(&trap);
+	sigaddset(&trap, SIGTRAP);
+	LIVE_CHECK(syscall(SYS_rt_sigprocmask, SIG_BLOCK, &trap, &old, 8) == 0);
+	r = multiverse_commit();
+	LIVE_CHECK(syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, 8) == 0);
+	LIVE_CHECK_EQ(r, -EDEADLK);
+	LIVE_CHECK(strstr(multiverse_last_error(), "blocks SIGTRAP") != NULL);
+	LIVE_CHECK_EQ(multiverse_is_committed(calc), 0);
+	LIVE_CHECK_EQ(text_diffs(), 0);
+	LIVE_CHECK(multiverse_commit() > 0);
 
 	LIVE_CHECK(multiverse_revert() >= 0);
 	atomic_store(&workload_stop, 1);
