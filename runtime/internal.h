@@ -262,8 +262,38 @@ int mv_reads(const struct mv_desc_fn *fn, const void *var);
 /* patch.c */
 char *mv_hex(char *buf, const uint8_t *p, size_t n);
 int mv_area_capture(struct mv_area *a, void *addr, size_t len);
-int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
-		const char *what, const char *name);
+void mv_area_skip(struct mv_area *a, const char *what, const char *name);
+
+/*
+ * The checks before any write, the same for call sites and entries:
+ *  1. An area that is UNRESOLVED, INVALID or SKIPPED is never written.
+ *  2. Wanting the bytes the area already holds writes nothing, unless a
+ *     failed batch left the area stuck with a breakpoint (poke.c).
+ *  3. Otherwise the text must still hold exactly what we last wrote there
+ *     (at first, the original bytes), or for a stuck area what the failed
+ *     batch may have left (mv_poke_matches).  If anything else changed
+ *     it, the area becomes SKIPPED: reported now, never written again.
+ *  4. The new bytes are queued; the API call writes its whole queue with
+ *     the protocol of poke.c, and cur and state follow only once that
+ *     succeeded.  Each area is queued at most once per API call.
+ * Inline: it runs for every area of every batch, and its common path
+ * costs less than a call.
+ */
+static inline int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state,
+			      const char *what, const char *name)
+{
+	if (a->state < MV_AREA_ORIG)
+		return 0;
+	if (!a->stuck && mv_same_bytes(mv_cur(a), bytes, a->len)) {
+		a->state = state;
+		return 0;
+	}
+	if (!mv_poke_matches(a)) {
+		mv_area_skip(a, what, name);
+		return 0;
+	}
+	return mv_poke_queue(a, bytes, state);
+}
 
 /* commit.c */
 int mv_apply_fn(struct mv_fn *f, void *body);

@@ -179,8 +179,8 @@ int mv_check_sites(size_t site0, size_t n, const struct mv_fn *f, const char *na
  * still reaches the right code.
  * Returns the state they put the area in.
  */
-int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl,
-		  uint8_t *buf)
+static inline __attribute__((always_inline))
+int site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl, uint8_t *buf)
 {
 	uintptr_t at = (uintptr_t)s->area.addr;
 	const void *gate;
@@ -210,6 +210,13 @@ int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl
 	return MV_AREA_ORIG;
 }
 
+/* For regions (region.c); mv_site_point() has it inlined, once a site. */
+int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl,
+		  uint8_t *buf)
+{
+	return site_bytes(s, body, inl, buf);
+}
+
 /* Points site s at body: a copy of variant v in its region if it has one
  * and v fits there (region.c), else as mv_site_bytes() says.  s->aim
  * tells what the site will hold once the batch is written: MV_AREA_ORIG
@@ -229,7 +236,7 @@ int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl
 		if (r <= 0)
 			return r;
 	}
-	state = mv_site_bytes(s, body, inl, buf);
+	state = site_bytes(s, body, inl, buf);
 	err = mv_area_set(&s->area, buf, state, "site", name);
 	s->aim = s->area.state < MV_AREA_ORIG ? s->area.state : state;
 	return err;
