@@ -80,8 +80,8 @@ int mv_arch_trampoline(const uint8_t *code, size_t avail, uintptr_t addr,
  * bytes each) while other threads may execute it.  Where it may not, the
  * runtime writes new only while no other thread exists. */
 int mv_arch_live_safe(const uint8_t *old, const uint8_t *new, size_t len);
-/* MV_ARCH_ALWAYS_LIVE_SAFE (in the architecture's header): mv_arch_live_safe() says yes to
- * every change, so callers may skip asking. */
+/* MV_ARCH_ALWAYS_LIVE_SAFE, in the architecture's header: 1 where
+ * mv_arch_live_safe() says yes to every change, so callers need not ask. */
 
 /* Whether the len bytes at code are padding as the plugins put it before
  * a call: NOPs (x86-64: multi-byte NOPs; AArch64: nop), the first of

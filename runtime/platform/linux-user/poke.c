@@ -284,9 +284,8 @@ static int write_step(enum step step, int back)
 	case BREAKPOINTS: return write_pages(BREAKPOINTS, back);
 	case TAILS: return write_pages(TAILS, back);
 	case HEADS: return write_pages(HEADS, back);
-	case WHOLE: break;
+	default: return write_pages(WHOLE, back);
 	}
-	return write_pages(WHOLE, back);
 }
 
 /* Whether the (sorted) queue is one write within one page, which the

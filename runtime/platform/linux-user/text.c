@@ -169,10 +169,10 @@ struct task_entry {
 	char name[];
 };
 
-/* Whether other threads exist: a second thread's entry in
+/* Whether other threads exist, asked once per batch: a second entry in
  * /proc/self/task.  Listing it costs a fraction of formatting
- * /proc/self/status (once per batch), and allocates nothing.  Unknown
- * counts as company: the safe path. */
+ * /proc/self/status, and allocates nothing.  Unknown counts as company:
+ * the safe path. */
 int mv_other_threads(void)
 {
 	uint64_t buf[128];      /* '.', '..' and two threads, many times over */
