@@ -3,7 +3,9 @@
  * Fault injection, for the test suite only: the runtime built with
  * -DMV_FAULTS (build/libmultiverse-faults.a) can be told to make the N-th
  * text write, sync, open of the writer, allocation or signal that stops a
- * thread fail, once or from then on (tests/faults/).  It can also be told
+ * thread fail, once or from then on (tests/faults/); or make the N-th batch
+ * that was put in address order by its areas' places (poke.c) be sorted
+ * instead, as if one had no place.  It can also be told
  * never to inline a body at a call site, so that a test can choose which
  * protocol its changes take on AArch64.  In the real runtime every hook
  * is a constant 0 and costs nothing.
@@ -12,7 +14,7 @@
 #define MV_FAULT_H
 
 enum mv_fault_kind { MV_FAULT_WRITE, MV_FAULT_SYNC, MV_FAULT_OPEN, MV_FAULT_ALLOC,
-		     MV_FAULT_STOP, MV_FAULT_KINDS };
+		     MV_FAULT_STOP, MV_FAULT_PLACE, MV_FAULT_KINDS };
 
 #ifdef MV_FAULTS
 

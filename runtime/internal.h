@@ -37,7 +37,8 @@ enum mv_area_state {
  * region's bytes live out of line, in wide: orig, cur, alt, then the
  * poke queue's buffer (poke.c), each len bytes, then its
  * equivalents (what a trap at its first byte emulates, MV_AREA_MAX bytes
- * each): of cur, then of what the queue wants.  Use the accessors.
+ * each): of cur, then of what the queue wants; then where its call is,
+ * from addr, and that call's length.  Use the accessors.
  */
 struct mv_area {
 	uint8_t *addr;
@@ -45,8 +46,9 @@ struct mv_area {
 	uint8_t state;            /* enum mv_area_state */
 	uint8_t stuck;            /* a failed batch left it mid-protocol (poke.c) */
 	uint8_t queued;           /* in the batch being built */
-	uint8_t eq_off;           /* a region: where its call is, from addr */
-	uint8_t eq_len;           /* a region: the length of that call */
+	uint32_t order;           /* its place among all areas by address, as
+				     the platform last counted (linux-user
+				     poke.c), or MV_AREA_NO_ORDER */
 	uint8_t b_orig[MV_AREA_MAX];
 	uint8_t b_cur[MV_AREA_MAX];  /* what we last wrote, or orig: what runs */
 	uint8_t b_alt[MV_AREA_MAX];  /* stuck: what the failed batch left in the text */
@@ -78,6 +80,15 @@ static inline uint8_t *mv_wide_eq(struct mv_area *a, int want)
 {
 	return a->wide + 4 * a->len + want * MV_AREA_MAX;
 }
+
+/* Where a region's call is, from its start, and that call's length. */
+static inline uint8_t *mv_wide_call(const struct mv_area *a)
+{
+	return a->wide + 4 * a->len + 2 * MV_AREA_MAX;
+}
+
+#define MV_WIDE_BYTES(len) (4 * (len) + 2 * MV_AREA_MAX + 2)
+#define MV_AREA_NO_ORDER UINT32_MAX
 
 /*
  * Comparing and copying areas' bytes.  Areas are a few bytes long, for

@@ -23,6 +23,7 @@ int mv_area_capture(struct mv_area *a, void *addr, size_t len)
 {
 	a->addr = addr;
 	a->len = len;
+	a->order = MV_AREA_NO_ORDER;    /* until the platform counts it */
 	if (len > (a->wide ? MV_REGION_MAX : MV_AREA_MAX) ||
 	    mv_mem_read(mv_orig(a), addr, len)) {
 		a->state = MV_AREA_INVALID;

@@ -88,9 +88,10 @@ void mv_region_setup(struct mv_site *s, const struct mv_fn *f, const char *name)
 	if (!MV_PLATFORM_REGIONS || s->region || (!s->pad && !fits_call(s, f)))
 		return;
 	/* one allocation: the area, then its bytes */
-	r = malloc(sizeof *r + 4 * len + 2 * MV_AREA_MAX);
+	r = malloc(sizeof *r + MV_WIDE_BYTES(len));
 	if (r) {
 		memset(r, 0, sizeof *r);
+		r->order = MV_AREA_NO_ORDER;
 		r->wide = (uint8_t *)(r + 1);
 	}
 	if (!r || mv_area_capture(r, s->area.addr - s->pad, len)) {
@@ -99,8 +100,8 @@ void mv_region_setup(struct mv_site *s, const struct mv_fn *f, const char *name)
 			  "nothing will be inlined there", (void *)s->area.addr, name);
 		return;
 	}
-	r->eq_off = s->pad;
-	r->eq_len = s->area.len;
+	mv_wide_call(r)[0] = s->pad;
+	mv_wide_call(r)[1] = s->area.len;
 	memcpy(mv_wide_eq(r, 0), mv_orig(&s->area), s->area.len);
 	s->region = r;
 	mv.n_regions++;

@@ -4,7 +4,10 @@
  * of commits and reverts, while worker threads run the patched code: the
  * runtime built with fault injection (runtime/fault.h) fails the N-th
  * text write, sync, open of the writer, allocation or signal that stops a
- * thread, once or from then on, for N = 1, 2, ... until the sequence no longer reaches N.  After
+ * thread, once or from then on, for N = 1, 2, ... until the sequence no longer reaches N.
+ * It also makes the N-th batch that its areas' places put in address
+ * order be sorted instead (the other way, runtime/platform/linux-user/
+ * poke.c), which must change nothing but the cost.  After
  * each call, failed or not:
  *   - the API's answers describe the code that runs: every path gives the
  *     results of the configuration the runtime reports (the workers check
@@ -100,11 +103,12 @@ int main(void)
 	for (int kind = 0; kind < F_KINDS; kind++)
 		for (int keep = 0; keep < 2; keep++)
 			counts[kind][keep] = sweep(trial, kind, keep);
-	printf("faults live: open %d/%d, write %d/%d, sync %d/%d, alloc %d/%d, stop %d/%d "
-	       "points (once/for good)\n", counts[F_OPEN][0], counts[F_OPEN][1],
+	printf("faults live: open %d/%d, write %d/%d, sync %d/%d, alloc %d/%d, stop %d/%d, "
+	       "place %d/%d points (once/for good)\n", counts[F_OPEN][0], counts[F_OPEN][1],
 	       counts[F_WRITE][0], counts[F_WRITE][1],
 	       counts[F_SYNC][0], counts[F_SYNC][1], counts[F_ALLOC][0],
-	       counts[F_ALLOC][1], counts[F_STOP][0], counts[F_STOP][1]);
+	       counts[F_ALLOC][1], counts[F_STOP][0], counts[F_STOP][1],
+	       counts[F_PLACE][0], counts[F_PLACE][1]);
 	/* Too few points prove nothing.  Two workers: the first signal of
 	 * a stop can fail before anyone parks, the second with one worker
 	 * parked (a stop that meets a worker inside a copy starts over, so
@@ -112,6 +116,9 @@ int main(void)
 	LIVE_CHECK(counts[F_OPEN][0] == 6 && counts[F_WRITE][1] >= 10 &&
 		   counts[F_ALLOC][0] == 0 && counts[F_ALLOC][1] == 0);
 	LIVE_CHECK(counts[F_SYNC][1] == 0 && counts[F_STOP][0] >= 10);
+	/* Each of the six batches is placed, none sorted: their areas all
+	 * have their places from the first batch on. */
+	LIVE_CHECK(counts[F_PLACE][0] == 6 && counts[F_PLACE][1] == 6);
 
 	/* Sites bound by branches only: every change is one instruction
 	 * that running threads may see change (on AArch64 between b, bl and
@@ -123,11 +130,13 @@ int main(void)
 			counts[kind][keep] = sweep(trial, kind, keep);
 	__multiverse_fault_no_inline(0);
 	printf("faults live, not inlined: write %d/%d, sync %d/%d, alloc %d/%d, "
-	       "stop %d/%d points\n", counts[F_WRITE][0], counts[F_WRITE][1],
+	       "stop %d/%d, place %d/%d points\n", counts[F_WRITE][0], counts[F_WRITE][1],
 	       counts[F_SYNC][0], counts[F_SYNC][1], counts[F_ALLOC][0],
-	       counts[F_ALLOC][1], counts[F_STOP][0], counts[F_STOP][1]);
+	       counts[F_ALLOC][1], counts[F_STOP][0], counts[F_STOP][1],
+	       counts[F_PLACE][0], counts[F_PLACE][1]);
 	LIVE_CHECK(counts[F_WRITE][1] >= 10 && counts[F_SYNC][1] >= 10 &&
-		   counts[F_STOP][0] == 0 && counts[F_ALLOC][0] == 0);
+		   counts[F_STOP][0] == 0 && counts[F_ALLOC][0] == 0 &&
+		   counts[F_PLACE][0] == 6 && counts[F_PLACE][1] == 6);
 	workload_join(w, 2, 1);
 	return live_done("faults/batch");
 }

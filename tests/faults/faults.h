@@ -13,8 +13,8 @@ void __multiverse_fault(int kind, long n, int keep_failing);
 long __multiverse_fault_calls(int kind);
 void __multiverse_fault_no_inline(int on);
 
-enum { F_WRITE, F_SYNC, F_OPEN, F_ALLOC, F_STOP, F_KINDS };
-static const char *const kind_name[] = { "write", "sync", "open", "alloc", "stop" };
+enum { F_WRITE, F_SYNC, F_OPEN, F_ALLOC, F_STOP, F_PLACE, F_KINDS };
+static const char *const kind_name[] = { "write", "sync", "open", "alloc", "stop", "place" };
 
 struct config {
 	int sel, kmode, hook;

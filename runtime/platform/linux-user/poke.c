@@ -106,6 +106,9 @@ static uint8_t *want_of(struct poke *p)
 }
 
 static struct poke *queue, *sort_buf;
+static uint64_t *placed;        /* a bit per counted area (place_queue) */
+static uint32_t *entry_at;      /* by order: its queue entry (place_queue) */
+static size_t n_ordered;        /* areas counted by publish_known(); 0: stale */
 static int others = -1;         /* other threads exist; -1: not asked yet */
 static int copies = -1;         /* copies may be made; -1: not asked yet */
 static int stop_world;          /* a change no running thread may see */
@@ -131,10 +134,21 @@ int mv_poke_reserve(size_t n_areas)
 			return -ENOMEM;
 	}
 	if (n_areas > cap_queue) {
+		uint64_t *bits;
+		uint32_t *at;
+
 		if (n_areas > SIZE_MAX / sizeof *q || !(q = malloc(n_areas * sizeof *q)))
 			return -ENOMEM;
 		free(sort_buf);
 		sort_buf = q;
+		if (!(bits = calloc(n_areas / 64 + 1, sizeof *bits)))
+			return -ENOMEM;
+		free(placed);
+		placed = bits;
+		if (!(at = malloc(n_areas * sizeof *at)))
+			return -ENOMEM;
+		free(entry_at);
+		entry_at = at;
 		q = realloc(queue, n_areas * sizeof *q);   /* empty between batches */
 		if (!q)
 			return -ENOMEM;
@@ -332,9 +346,11 @@ static void trap_entry(struct mv_trap_area *t, uintptr_t at, size_t len,
 {
 	t->addr = at;
 	if (wide) {
-		t->emu = at + wide->eq_off;
-		t->len = wide->eq_len;
-		memcpy(t->bytes, eq, wide->eq_len);
+		const uint8_t *call = mv_wide_call(wide);
+
+		t->emu = at + call[0];
+		t->len = call[1];
+		memcpy(t->bytes, eq, call[1]);
 	} else {
 		t->emu = at;
 		t->len = len;
@@ -429,29 +445,45 @@ static int outside(uintptr_t addr, const void *ctx)
 
 static int known_stale;         /* the tables' areas changed since publishing */
 
+static void known_area(struct mv_trap_area *k, uintptr_t addr, struct mv_area *a)
+{
+	k->addr = addr;
+	k->emu = (uintptr_t)a;  /* carried through the sort: see below */
+}
+
 /* Every area address, for traps handled after their patch (header
  * comment), in the spare table that mv_reserve() sized.  The batch's table, as
- * large and unused between batches, is the sort's scratch. */
+ * large and unused between batches, is the sort's scratch.  Each area
+ * built by now learns its place in that order (place_queue); a known
+ * entry's emu is never read by the handler, so it carries the area
+ * through the sort. */
 static void publish_known(void)
 {
 	struct mv_trap_table *t = mv_trap_known_spare(), *tmp = mv_trap_batch(0);
 	size_t n = 0;
 
+	n_ordered = 0;
 	if (!t || !tmp || t->cap < mv.n_fns + mv.n_sites + mv.n_regions || tmp->cap < t->cap)
 		return;         /* a failed reservation, already reported */
 	for (size_t i = 0; i < mv.n_fns; i++)
-		t->a[n++].addr = (uintptr_t)mv.fns[i].entry.addr;
+		known_area(&t->a[n++], (uintptr_t)mv.fns[i].entry.addr, &mv.fns[i].entry);
 	for (size_t i = 0; i < mv.n_sites; i++) {
-		const struct mv_site *s = mv_site_if_built(i);
+		struct mv_site *s = mv_site_if_built(i);
 
-		t->a[n++].addr = (uintptr_t)mv_site_desc(i)->site;
+		known_area(&t->a[n++], (uintptr_t)mv_site_desc(i)->site, s ? &s->area : 0);
 		if (s && s->region)
-			t->a[n++].addr = (uintptr_t)s->region->addr;
+			known_area(&t->a[n++], (uintptr_t)s->region->addr, s->region);
 	}
 	mv_sort(t->a, tmp->a, n, sizeof t->a[0], 1);
 	t->n = n;
 	mv_trap_publish_known();
 	known_stale = 0;
+	if (n >= MV_AREA_NO_ORDER)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (t->a[i].emu)
+			((struct mv_area *)t->a[i].emu)->order = (uint32_t)i;
+	n_ordered = n;
 }
 
 /* Areas that joined need no place in the known table before a batch
@@ -474,13 +506,66 @@ void mv_poke_forget(const struct mv_span *spans, size_t n)
 	publish_known();
 }
 
+/*
+ * Puts the queue in address order without sorting it: each area's place
+ * among all areas (its order, counted by publish_known() once per
+ * generation) marks a bit in a bitmap and records its queue entry there;
+ * the walk over the bitmap's set bits then moves each entry, once, to
+ * its place in sort_buf.  Returns 0, with the queue as it was, if some
+ * area has no order yet (built since the count), or if the result is not
+ * every entry in address order after all.
+ */
+static int place_queue(void)
+{
+	const struct poke *q = queue;
+	struct poke *out = sort_buf;
+	const size_t n = n_queue, words = (n_ordered + 63) / 64;
+	size_t k = 0, w = 0;
+	uintptr_t last = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = q[i].area->order;
+
+		if (r >= n_ordered)
+			goto clear;
+		placed[r / 64] |= (uint64_t)1 << (r % 64);
+		entry_at[r] = (uint32_t)i;
+	}
+	for (; w < words; w++) {
+		const uint32_t *at = entry_at + 64 * w;
+		uint64_t bits = placed[w];
+
+		placed[w] = 0;
+		for (; bits; bits &= bits - 1) {
+			const struct poke *p = &q[at[__builtin_ctzll(bits)]];
+
+			if (p->at < last)
+				goto clear;
+			last = p->at;
+			out[k++] = *p;
+		}
+	}
+	if (k != n || mv_fault(MV_FAULT_PLACE))    /* k: two areas of one order */
+		return 0;
+	sort_buf = queue;       /* the two are the same size */
+	queue = out;
+	return 1;
+clear:
+	memset(placed + w, 0, (words - w) * sizeof *placed);
+	return 0;
+}
+
 /* The queue arrives as sorted runs, one or two per function (its entry,
- * then its sites in address order): mv_sort merges a few, and sorts many
- * by radix. */
+ * then its sites in address order).  A batch as large as the bitmap's
+ * words is placed by order; otherwise mv_sort merges a few runs, and
+ * sorts many by radix. */
 static void sort_queue(void)
 {
-	struct poke *sorted = mv_sort_to(queue, sort_buf, n_queue, sizeof *queue, 1);
+	struct poke *sorted;
 
+	if (n_queue > 1 && n_queue >= n_ordered / 64 && place_queue())
+		return;
+	sorted = mv_sort_to(queue, sort_buf, n_queue, sizeof *queue, 1);
 	if (sorted != queue) {          /* the two are the same size */
 		sort_buf = queue;
 		queue = sorted;
