@@ -132,6 +132,16 @@ static inline void mv_copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
 	memcpy(dst, src, n);
 }
 
+/* Whether the text of a holds what the runtime left there: what it last
+ * wrote, or for a stuck area what the failed batch left, read back
+ * (linux-user poke.c; the kernel's areas are never stuck).  The text is
+ * read directly: every area was readable when captured, and its module
+ * is still loaded. */
+static inline int mv_area_matches(struct mv_area *a)
+{
+	return mv_same_bytes(a->addr, a->stuck ? mv_alt(a) : mv_cur(a), a->len);
+}
+
 struct mv_var {
 	void *addr;
 	const char *name;
@@ -282,7 +292,7 @@ void mv_area_skip(struct mv_area *a, const char *what, const char *name);
  *     failed batch left the area stuck with a breakpoint (poke.c).
  *  3. Otherwise the text must still hold exactly what we last wrote there
  *     (at first, the original bytes), or for a stuck area what the failed
- *     batch may have left (mv_poke_matches).  If anything else changed
+ *     batch may have left (mv_area_matches).  If anything else changed
  *     it, the area becomes SKIPPED: reported now, never written again.
  *  4. The new bytes are queued; the API call writes its whole queue with
  *     the protocol of poke.c, and cur and state follow only once that
@@ -299,7 +309,7 @@ static inline int mv_area_set(struct mv_area *a, const uint8_t *bytes, int state
 		a->state = state;
 		return 0;
 	}
-	if (!mv_poke_matches(a)) {
+	if (!mv_area_matches(a)) {
 		mv_area_skip(a, what, name);
 		return 0;
 	}

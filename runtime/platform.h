@@ -83,8 +83,6 @@ int mv_poke_flush(void);
 void mv_poke_cancel(void);
 /* The areas inside spans are gone with their module. */
 void mv_poke_forget(const struct mv_span *spans, size_t n);
-/* Whether the text of a holds what the runtime left there. */
-int mv_poke_matches(struct mv_area *a);
 /* The tables' set of areas changed (tables.c, mv_link). */
 void mv_poke_areas_changed(void);
 /* Areas a failed batch left mid-protocol, rewritten by later batches. */

@@ -66,11 +66,6 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 	return 0;
 }
 
-int mv_poke_matches(struct mv_area *a)
-{
-	return !memcmp(a->addr, mv_cur(a), a->len);
-}
-
 static void drop_queue(void)
 {
 	for (size_t i = 0; i < n_queue; i++)

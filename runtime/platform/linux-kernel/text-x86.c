@@ -65,7 +65,7 @@ static int write_live(const struct mv_kernel_poke *p, size_t n)
 
 	mutex_lock(&text_mutex);
 	for (size_t i = 0; i < n; i++)
-		if (!mv_poke_matches(p[i].area)) {
+		if (!mv_area_matches(p[i].area)) {
 			mutex_unlock(&text_mutex);
 			return mv_error(-EBUSY, "area at %pS changed while it was checked: it holds %s; nothing was written",
 					p[i].area->addr, mv_hex(hex, p[i].area->addr, p[i].area->len));

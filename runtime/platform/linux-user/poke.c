@@ -67,7 +67,7 @@
  * batch rewrites stuck areas through the protocol until that succeeds.
  * What the failed batch left in the text is read back (we are the only
  * writer), and that is what the check before the next write expects
- * (mv_poke_matches).  So what runs always agrees with what the runtime
+ * (mv_area_matches).  So what runs always agrees with what the runtime
  * reports.
  *
  * Nothing here allocates during a batch: every buffer is sized for all
@@ -210,13 +210,6 @@ int mv_poke_copies_allowed(void)
 	if (copies < 0)
 		copies = !mv_linux_traced() && (!other_threads() || !mv_trap_thread_marked());
 	return copies;
-}
-
-/* Whether the text of a holds what the runtime left there: what it last
- * wrote, or for a stuck area what the failed batch left (read back). */
-int mv_poke_matches(struct mv_area *a)
-{
-	return mv_same_bytes(a->addr, a->stuck ? mv_alt(a) : mv_cur(a), a->len);
 }
 
 enum step { BREAKPOINTS, TAILS, HEADS, WHOLE };
@@ -649,7 +642,7 @@ static size_t untouched(void)
 static int queue_untouched(void)
 {
 	for (size_t i = 0; i < n_queue; i++)
-		if (!mv_poke_matches(queue[i].area))
+		if (!mv_area_matches(queue[i].area))
 			return 0;
 	return 1;
 }
