@@ -119,6 +119,15 @@ static size_t n_queue, cap_queue;
 #define RUN_BYTES 65536
 static uint8_t *page_buf;       /* run_pages pages, and a region's bytes past them */
 static size_t page_size, run_pages;
+
+/* The sorted queue's runs (find_runs), each written with one write per
+ * step: its entries, and its bytes from the first area's start to the
+ * last one's end. */
+struct run {
+	uint32_t first, n, len;
+};
+static struct run *runs;
+static size_t n_runs;
 size_t mv_poke_n_stuck;
 int mv_poke_forward;
 int mv_poke_must_forward;
@@ -136,6 +145,7 @@ int mv_poke_reserve(size_t n_areas)
 	if (n_areas > cap_queue) {
 		uint64_t *bits;
 		uint32_t *at;
+		struct run *r;
 
 		if (n_areas > SIZE_MAX / sizeof *q || !(q = malloc(n_areas * sizeof *q)))
 			return -ENOMEM;
@@ -149,6 +159,10 @@ int mv_poke_reserve(size_t n_areas)
 			return -ENOMEM;
 		free(entry_at);
 		entry_at = at;
+		if (!(r = malloc(n_areas * sizeof *r)))
+			return -ENOMEM;
+		free(runs);
+		runs = r;
 		q = realloc(queue, n_areas * sizeof *q);   /* empty between batches */
 		if (!q)
 			return -ENOMEM;
@@ -237,47 +251,57 @@ void step_bytes(enum step step, uint8_t *at, struct poke *p, int back)
 }
 
 /*
- * One write per run of areas in adjacent pages (at most run_pages), from
- * the first's start to the last's end: a page that holds no area is
- * never written, so never copied on write.  The buffer takes the text as
- * the run enters each page (the first from the run's start), so that
- * the run's end need not be known first; an area that crosses into the
- * next page brings its bytes there along.  Inlined into write_step()
- * once for each step, whose bytes then cost a few moves.
+ * One write per run of areas in adjacent pages, at most run_pages of them
+ * from the first area's page: a page that holds no area is never
+ * written, so never copied on write.  The last area may cross into the
+ * next page, which the buffer has room for.  Found once a batch, for
+ * every step and a rollback's too.
  */
+static void find_runs(void)
+{
+	const struct poke *q = queue;
+	const size_t n = n_queue, size = page_size;
+	const uintptr_t page_mask = -(uintptr_t)size;
+
+	n_runs = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		const uintptr_t start = q[i].at, first = start & page_mask;
+		const uintptr_t last = first + (run_pages - 1) * size;
+		uintptr_t page = first, end = start;
+
+		for (j = i; j < n; j++) {
+			const uintptr_t at = q[j].at, p = at & page_mask;
+
+			if (p != page && (p != page + size || p > last))
+				break;
+			page = p;
+			if (at + q[j].len > end)
+				end = at + q[j].len;
+		}
+		runs[n_runs++] = (struct run){ (uint32_t)i, (uint32_t)(j - i), (uint32_t)(end - start) };
+	}
+}
+
+/* Each run's text into the buffer, the step's bytes over it, and one
+ * write.  Inlined into write_step() once for each step, whose bytes
+ * then cost a few moves. */
 static inline __attribute__((always_inline))
 int write_pages(enum step step, int back)
 {
 	/* locals: the byte stores into buf could alias the globals */
 	struct poke *q = queue;
 	uint8_t *buf = page_buf;
-	const size_t n = n_queue, size = page_size;
-	const uintptr_t page_mask = -(uintptr_t)size;
+	const struct run *r = runs, *r_end = runs + n_runs;
 
-	for (size_t i = 0; i < n;) {
-		const uintptr_t start = q[i].at, first = start & page_mask;
-		uintptr_t page = first, copied = first + size, end = start;
+	for (; r < r_end; r++) {
+		struct poke *p = q + r->first, *p_end = p + r->n;
+		const uintptr_t start = p->at;
+		const size_t len = r->len;
 
-		memcpy(buf + (start - first), (const void *)start, copied - start);
-		for (; i < n; i++) {
-			uintptr_t at = q[i].at;
-
-			if ((at & page_mask) != page) {
-				if ((at & page_mask) != page + size ||
-				    page - first == (run_pages - 1) * size)
-					break;
-				page += size;
-				memcpy(buf + (copied - first), (const void *)copied, page + size - copied);
-				copied = page + size;
-			}
-			end = at + q[i].len;
-			if (end > copied) {
-				memcpy(buf + (copied - first), (const void *)copied, end - copied);
-				copied = end;
-			}
-			step_bytes(step, buf + (at - first), &q[i], back);
-		}
-		int err = mv_text_write((void *)start, buf + (start - first), end - start);
+		memcpy(buf, (const void *)start, len);
+		for (; p < p_end; p++)
+			step_bytes(step, buf + (p->at - start), p, back);
+		int err = mv_text_write((void *)start, buf, len);
 		if (err)
 			return err;
 		writes_done++;
@@ -299,10 +323,9 @@ static int write_step(enum step step, int back)
  * kernel makes whole or not at all. */
 static int one_page(void)
 {
-	uintptr_t first = (uintptr_t)queue[0].area->addr;
-	const struct mv_area *last = queue[n_queue - 1].area;
+	uintptr_t start = queue[0].at;
 
-	return ((uintptr_t)last->addr + last->len - 1) / page_size == first / page_size;
+	return n_runs == 1 && (start + runs[0].len - 1) / page_size == start / page_size;
 }
 
 /* Whether an area extends past its breakpoint (x86-64, and regions), so
@@ -823,6 +846,7 @@ int mv_poke_flush(void)
 	if (known_stale)
 		publish_known();
 	sort_queue();
+	find_runs();
 	mv_poke_forward = 0;
 	err = mv_text_ready();
 	if (err) {
