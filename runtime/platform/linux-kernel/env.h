@@ -47,4 +47,8 @@ typedef long intptr_t;
  * text_poke_bp emulates single instructions (docs/kernel.md). */
 #define MV_PLATFORM_REGIONS 0
 
+/* The kernel's int3 handler emulates only some instructions, so only
+ * those are written (text-<arch>.c, mv_poke_writable). */
+#define MV_PLATFORM_WRITES_ANY 0
+
 #endif

@@ -41,4 +41,8 @@
  * the protocol parks the other threads for it (poke.c, stop.c). */
 #define MV_PLATFORM_REGIONS 1
 
+/* The breakpoint protocol writes every instruction the encoders make
+ * (platform.h, mv_poke_writable). */
+#define MV_PLATFORM_WRITES_ANY 1
+
 #endif

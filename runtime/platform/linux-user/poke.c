@@ -172,13 +172,6 @@ int mv_poke_reserve(size_t n_areas)
 	return mv_trap_tables_reserve(n_areas);
 }
 
-/* The breakpoint protocol writes every form the encoder makes. */
-int mv_poke_writable(const uint8_t *bytes, size_t len)
-{
-	(void)bytes, (void)len;
-	return 1;
-}
-
 int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 {
 	if (a->queued)          /* a stuck area, swept once more */
