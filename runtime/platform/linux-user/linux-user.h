@@ -131,6 +131,10 @@ int mv_linux_park(const siginfo_t *si, uintptr_t pc, int in_handler);
 long mv_linux_thread_count(void);
 int mv_linux_traced(void);
 int mv_linux_task_file(const char *tid, const char *name, char *buf, size_t size);
+/* Thread tid's state letter ('R', 'S', 'Z', ...) and the signals 1 to 31
+ * it blocks (bit sig - 1), from its stat file, which costs about two
+ * thirds of its status file to format; 0 if the thread is gone. */
+int mv_linux_task_stat(const char *tid, char *state, unsigned long *blocked);
 /* Milliseconds on the monotonic clock. */
 long mv_linux_now_ms(void);
 

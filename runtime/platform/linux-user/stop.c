@@ -185,12 +185,10 @@ static int was_signalled(pid_t tid)
  * 0 if the thread is gone. */
 static char task_state(const char *tid)
 {
-	char buf[512], *p;
+	unsigned long blocked;
+	char state;
 
-	if (!mv_linux_task_file(tid, "stat", buf, sizeof buf))
-		return 0;
-	p = strrchr(buf, ')');  /* the name in parentheses may hold anything */
-	return p && p[1] == ' ' ? p[2] : 0;
+	return mv_linux_task_stat(tid, &state, &blocked) ? state : 0;
 }
 
 /* One look at the threads: signals those not signalled yet (every one,
@@ -251,12 +249,10 @@ static int late_blocks;
 
 static int blocks_sigtrap(const char *tid)
 {
-	char buf[2048], *at;
+	unsigned long blocked;
+	char state;
 
-	if (!mv_linux_task_file(tid, "status", buf, sizeof buf) ||
-	    !(at = strstr(buf, "\nSigBlk:")))
-		return 0;
-	return strtoull(at + 8, NULL, 16) >> (SIGTRAP - 1) & 1;
+	return mv_linux_task_stat(tid, &state, &blocked) && (blocked >> (SIGTRAP - 1) & 1);
 }
 
 /* Notes what thread tid, late, was doing, for the message. */

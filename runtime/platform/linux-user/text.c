@@ -138,6 +138,28 @@ int mv_linux_task_file(const char *tid, const char *name, char *buf, size_t size
 	return read_proc(path, buf, size);
 }
 
+/* The fields of /proc/self/task/TID/stat after the name, which may hold
+ * anything but ends at the last ')': the state is the third field of the
+ * line, the blocked signals the 32nd. */
+int mv_linux_task_stat(const char *tid, char *state, unsigned long *blocked)
+{
+	char buf[1024], *p;
+
+	if (!mv_linux_task_file(tid, "stat", buf, sizeof buf) || !(p = strrchr(buf, ')')) ||
+	    p[1] != ' ')
+		return 0;
+	p += 2;
+	*state = *p;
+	for (int field = 3; field < 32; field++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return 0;
+		p++;
+	}
+	*blocked = strtoul(p, NULL, 10);
+	return 1;
+}
+
 long mv_linux_thread_count(void)
 {
 	char buf[2048], *t;

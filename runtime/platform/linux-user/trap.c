@@ -600,18 +600,6 @@ __attribute__((weak)) MV_API sighandler_t sigset(int sig, sighandler_t handler)
 
 /* --- the check before a live batch ------------------------------------- */
 
-/* The bit of SIGTRAP in the hexadecimal masks of /proc/PID/status. */
-static int status_blocks_trap(const char *status)
-{
-	const char *p = strstr(status, "\nSigBlk:");
-	unsigned long long mask;
-
-	if (!p)
-		return 0;
-	mask = strtoull(p + 8, NULL, 16);
-	return (mask >> (SIGTRAP - 1)) & 1;
-}
-
 /*
  * The C library blocks every signal, and runs none of our patched code,
  * around clone(), exec and thread exit: pthread_create() does, and
@@ -653,13 +641,14 @@ static int status_exited(const char *status)
 }
 
 /* 1 if thread tid blocks SIGTRAP outside a window of the C library's,
- * 0 if not or if it is gone. */
+ * 0 if not, if it is gone, or if it has exited (see status_exited()). */
 static int thread_blocks_trap(const char *tid)
 {
-	char buf[2048];
+	unsigned long blocked;
+	char state;
 
-	return mv_linux_task_file(tid, "status", buf, sizeof buf) &&
-	       status_blocks_trap(buf) && !status_exited(buf) && !in_libc_window(tid);
+	return mv_linux_task_stat(tid, &state, &blocked) && (blocked >> (SIGTRAP - 1) & 1) &&
+	       state != 'Z' && state != 'X' && !in_libc_window(tid);
 }
 
 /* The same for the calling thread, from its mask itself: its /proc file
@@ -732,16 +721,16 @@ static long thread_blocking_trap(void)
 			return strtol(s[most].tid, NULL, 10);
 		nanosleep(&pause, NULL);
 		for (int k = 0; k < n; ) {
-			char status[2048];
 			long long ran = thread_run_time(s[k].tid);
+			unsigned long blocked;
+			char state;
 
 			if (!thread_blocks_trap(s[k].tid)) {
 				s[k] = s[--n];
 				continue;
 			}
 			if (ran <= 0 || ran != s[k].ran ||
-			    !mv_linux_task_file(s[k].tid, "status", status, sizeof status) ||
-			    !strstr(status, "\nState:\tR"))
+			    !mv_linux_task_stat(s[k].tid, &state, &blocked) || state != 'R')
 				s[k].looks++;
 			s[k++].ran = ran;
 		}
