@@ -40,14 +40,9 @@ static int redirect_apply(struct mv_fn *f, void *body)
 	err = entry_jump(f, jmp);
 	if (!err)
 		err = mv_area_set(&f->entry, jmp, MV_AREA_BRANCH, "entry", f->desc->name);
-	for (size_t i = f->site0; !err && i < f->site0 + f->n_sites; i++) {
-		struct mv_site *s = all ? &mv.sites[i] : mv_site_if_built(i);
-
-		if (!s)
-			continue;
-		s->to_function = 1;
-		err = mv_site_point(s, f->redirect, 0, 0, 0, f->desc->name);
-	}
+	if (!err)
+		err = mv_sites_point(f->site0, f->n_sites, all, 1, f->redirect, 0, 0, 0,
+				     f->desc->name);
 	return err < 0 ? err : 0;
 }
 
@@ -97,17 +92,8 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 		if (d->variants[i].body == body && d->variants[i].inlining == MV_INLINE_OK)
 			v = &d->variants[i];
 	pristine = v ? mv_region_pristine(f, v) : 0;
-	for (size_t i = f->site0; i < f->site0 + f->n_sites; i++) {
-		struct mv_site *s = all ? &mv.sites[i] : mv_site_if_built(i);
-
-		if (!s)
-			continue;
-		s->to_function = 0;
-		err = mv_site_point(s, body, inl_p, v, pristine, d->name);
-		if (err)
-			return err;
-	}
-	return changed;
+	err = mv_sites_point(f->site0, f->n_sites, all, 0, body, inl_p, v, pristine, d->name);
+	return err ? err : changed;
 }
 
 /* What the last commit or revert chose for f: a body, or NULL for the

@@ -339,6 +339,9 @@ int mv_check_sites(size_t site0, size_t n, const struct mv_fn *f, const char *na
 int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl,
 		  const struct mv_desc_variant *v, const uint8_t *pristine,
 		  const char *name);
+int mv_sites_point(size_t site0, size_t n, int all, int to_function, const void *body,
+		   const struct mv_body *inl, const struct mv_desc_variant *v,
+		   const uint8_t *pristine, const char *name);
 int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl,
 		  uint8_t *buf);
 int mv_site_plt_ok(const struct mv_site *s);

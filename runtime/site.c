@@ -221,9 +221,9 @@ int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl
  * and v fits there (region.c), else as mv_site_bytes() says.  s->aim
  * tells what the site will hold once the batch is written: MV_AREA_ORIG
  * or below where it keeps or was left its compiler's call. */
-int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl,
-		  const struct mv_desc_variant *v, const uint8_t *pristine,
-		  const char *name)
+static inline __attribute__((always_inline))
+int site_point(struct mv_site *s, const void *body, const struct mv_body *inl,
+	       const struct mv_desc_variant *v, const uint8_t *pristine, const char *name)
 {
 	uint8_t buf[MV_AREA_MAX];
 	int state, err;
@@ -240,4 +240,33 @@ int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl
 	err = mv_area_set(&s->area, buf, state, "site", name);
 	s->aim = s->area.state < MV_AREA_ORIG ? s->area.state : state;
 	return err;
+}
+
+int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl,
+		  const struct mv_desc_variant *v, const uint8_t *pristine,
+		  const char *name)
+{
+	return site_point(s, body, inl, v, pristine, name);
+}
+
+/* A function's run of sites, as mv_site_point() each: the work of a
+ * commit, once per site, with no call per site.  to_function says that
+ * body is a function's own address (a redirect's, redirect.c).  A site
+ * never built is left alone, unless all says every one is. */
+int mv_sites_point(size_t site0, size_t n, int all, int to_function, const void *body,
+		   const struct mv_body *inl, const struct mv_desc_variant *v,
+		   const uint8_t *pristine, const char *name)
+{
+	for (size_t i = site0; i < site0 + n; i++) {
+		struct mv_site *s = all ? &mv.sites[i] : mv_site_if_built(i);
+		int err;
+
+		if (!s)
+			continue;
+		s->to_function = to_function;
+		err = site_point(s, body, inl, v, pristine, name);
+		if (err)
+			return err;
+	}
+	return 0;
 }
