@@ -367,20 +367,29 @@ static void trap_entry(struct mv_trap_area *t, uintptr_t at, size_t len,
 	}
 }
 
-/* The queue's areas, emulated as their new bytes (or, old, as what they
- * held before the batch).  The new ones come from the queue alone. */
+/* A queued area, emulated as its new bytes (or, old, as what it held
+ * before the batch).  The new ones come from the queue alone. */
+static inline void trap_of(struct mv_trap_area *t, struct poke *p, int old)
+{
+	struct mv_area *wide = p->wide ? p->area : 0;
+
+	trap_entry(t, p->at, p->len, wide, old ? mv_cur(p->area) : want_of(p),
+		   wide ? mv_wide_eq(wide, !old) : 0);
+}
+
+/* The new bytes' trap batch is filled already (place_queue). */
+static int batch_filled;
+
+/* The queue's areas, as trap_of() says. */
 static struct mv_trap_table *trap_batch(int old)
 {
 	struct mv_trap_table *t = mv_trap_batch(old);
 
+	if (!old && batch_filled)
+		return t;
 	t->n = n_queue;
-	for (size_t i = 0; i < n_queue; i++) {
-		struct poke *p = &queue[i];
-		struct mv_area *wide = p->wide ? p->area : 0;
-
-		trap_entry(&t->a[i], p->at, p->len, wide, old ? mv_cur(p->area) : want_of(p),
-			   wide ? mv_wide_eq(wide, !old) : 0);
-	}
+	for (size_t i = 0; i < n_queue; i++)
+		trap_of(&t->a[i], &queue[i], old);
 	return t;
 }
 
@@ -522,12 +531,14 @@ void mv_poke_forget(const struct mv_span *spans, size_t n)
  * the walk over the bitmap's set bits then moves each entry, once, to
  * its place in sort_buf.  Returns 0, with the queue as it was, if some
  * area has no order yet (built since the count), or if the result is not
- * every entry in address order after all.
+ * every entry in address order after all.  Visiting each entry in order
+ * anyway, it fills the trap batch of the new bytes too (trap_batch()).
  */
 static int place_queue(void)
 {
 	const struct poke *q = queue;
 	struct poke *out = sort_buf;
+	struct mv_trap_table *t = mv_trap_batch(0);
 	const size_t n = n_queue, words = (n_ordered + 63) / 64;
 	size_t k = 0, w = 0;
 	uintptr_t last = 0;
@@ -551,13 +562,17 @@ static int place_queue(void)
 			if (p->at < last)
 				goto clear;
 			last = p->at;
-			out[k++] = *p;
+			out[k] = *p;
+			trap_of(&t->a[k], &out[k], 0);
+			k++;
 		}
 	}
 	if (k != n || mv_fault(MV_FAULT_PLACE))    /* k: two areas of one order */
 		return 0;
 	sort_buf = queue;       /* the two are the same size */
 	queue = out;
+	t->n = n;
+	batch_filled = 1;
 	return 1;
 clear:
 	memset(placed + w, 0, (words - w) * sizeof *placed);
@@ -744,6 +759,7 @@ static void empty_queue(void)
 	others = -1;
 	copies = -1;
 	stop_world = 0;
+	batch_filled = 0;
 }
 
 static void drop_queue(void)
