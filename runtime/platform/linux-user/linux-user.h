@@ -116,6 +116,7 @@ struct mv_trap_table *mv_trap_stuck_spare(void);       /* to fill, then: */
 void mv_trap_publish_stuck(void);
 struct mv_trap_table *mv_trap_known_spare(void);       /* to fill, then: */
 void mv_trap_publish_known(void);
+const struct mv_trap_table *mv_trap_known(void);       /* as published */
 int mv_poke_trap(struct mv_cpu *cpu);                  /* the handler's part */
 void mv_poke_lost_trap(struct mv_cpu *cpu);            /* for other SIGTRAPs */
 void mv_trap_tables_forked(void);                      /* in a fork() child */
@@ -133,7 +134,8 @@ int mv_linux_traced(void);
 int mv_linux_task_file(const char *tid, const char *name, char *buf, size_t size);
 /* Thread tid's state letter ('R', 'S', 'Z', ...) and the signals 1 to 31
  * it blocks (bit sig - 1), from its stat file, which costs about two
- * thirds of its status file to format; 0 if the thread is gone. */
+ * thirds of its status file to format; 0 if the thread is gone or the
+ * line cannot be read. */
 int mv_linux_task_stat(const char *tid, char *state, unsigned long *blocked);
 /* Milliseconds on the monotonic clock. */
 long mv_linux_now_ms(void);

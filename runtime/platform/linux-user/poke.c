@@ -88,8 +88,8 @@
 /* A queued area.  Its address, length and new bytes are copied here, so
  * that the write steps and the trap batch read the queue in address
  * order without visiting the areas themselves, scattered over the
- * tables (a region's bytes stay with it).  32 bytes: the queue's sort
- * moves each a few times. */
+ * tables (a region's bytes stay with it).  32 bytes: placing the queue
+ * moves each once, its fallback sort a few times. */
 struct poke {
 	uintptr_t at;                   /* area->addr: the queue sorts by it */
 	struct mv_area *area;
@@ -107,6 +107,7 @@ static uint8_t *want_of(struct poke *p)
 
 static struct poke *queue, *sort_buf;
 static uint64_t *placed;        /* a bit per counted area (place_queue) */
+static int known_stale;         /* the tables' areas changed since publishing */
 static uint32_t *entry_at;      /* by order: its queue entry (place_queue) */
 static size_t n_ordered;        /* areas counted by publish_known(); 0: stale */
 static int others = -1;         /* other threads exist; -1: not asked yet */
@@ -172,10 +173,36 @@ int mv_poke_reserve(size_t n_areas)
 	return mv_trap_tables_reserve(n_areas);
 }
 
+/* An area captured since the count (a site first read by a later
+ * commit) has its address in the known table all the same: its place
+ * there, found once, is its order.  A region that holds no NOPs starts
+ * where its site does; either's place puts it in the right order, and
+ * the two are never in one batch. */
+static void find_order(struct mv_area *a)
+{
+	const struct mv_trap_table *t = mv_trap_known();
+	size_t lo = 0, hi = t && t->n == n_ordered ? t->n : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->a[mid].addr == (uintptr_t)a->addr) {
+			a->order = (uint32_t)mid;
+			return;
+		}
+		if (t->a[mid].addr < (uintptr_t)a->addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+}
+
 int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 {
 	if (a->queued)          /* a stuck area, swept once more */
 		return 0;
+	if (a->order == MV_AREA_NO_ORDER && !known_stale)
+		find_order(a);
 	if (n_queue == cap_queue)   /* the tables outgrew a failed reservation */
 		return mv_error(-ENOMEM, "out of memory queueing a patch; nothing was written");
 	struct poke *p = &queue[n_queue++];
@@ -461,7 +488,6 @@ static int outside(uintptr_t addr, const void *ctx)
 	return !mv_in_spans(sp->s, sp->n, (const void *)addr);
 }
 
-static int known_stale;         /* the tables' areas changed since publishing */
 
 static void known_area(struct mv_trap_area *k, uintptr_t addr, struct mv_area *a)
 {
@@ -527,11 +553,12 @@ void mv_poke_forget(const struct mv_span *spans, size_t n)
 /*
  * Puts the queue in address order without sorting it: each area's place
  * among all areas (its order, counted by publish_known() once per
- * generation) marks a bit in a bitmap and records its queue entry there;
- * the walk over the bitmap's set bits then moves each entry, once, to
- * its place in sort_buf.  Returns 0, with the queue as it was, if some
- * area has no order yet (built since the count), or if the result is not
- * every entry in address order after all.  Visiting each entry in order
+ * generation, or looked up by find_order() for an area captured since)
+ * marks a bit in a bitmap and records its queue entry there; the walk
+ * over the bitmap's set bits then moves each entry, once, to its place
+ * in sort_buf.  Returns 0, with the queue as it was, if some area has no
+ * order (the count failed for memory), or if the result is not every
+ * entry in strictly increasing address order after all.  Visiting each entry in order
  * anyway, it fills the trap batch of the new bytes too (trap_batch()).
  */
 static int place_queue(void)
@@ -559,7 +586,7 @@ static int place_queue(void)
 		for (; bits; bits &= bits - 1) {
 			const struct poke *p = &q[at[__builtin_ctzll(bits)]];
 
-			if (p->at < last)
+			if (p->at <= last)
 				goto clear;
 			last = p->at;
 			out[k] = *p;

@@ -138,6 +138,11 @@ void mv_trap_publish_known(void)
 	known_spare = swap(&known, known_spare);
 }
 
+const struct mv_trap_table *mv_trap_known(void)
+{
+	return known;
+}
+
 static const struct mv_trap_area *find(const struct mv_trap_table *t, uintptr_t at)
 {
 	size_t lo = 0, hi = t ? t->n : 0;
