@@ -33,7 +33,7 @@
  *   - What bypasses libc (raw system calls, setcontext() with a mask made
  *     by hand, statically linked programs whose libc wins the symbols) is
  *     caught by mv_trap_ready() before a live batch writes anything: it
- *     reads every thread's blocked set from /proc/self/task/ * /status
+ *     reads every thread's blocked set from /proc/self/task/ * /stat
  *     and every handler's mask, reinstalls our handler if it was
  *     replaced, and refuses the batch if a thread or a handler still
  *     blocks SIGTRAP.
