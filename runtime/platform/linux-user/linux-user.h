@@ -117,6 +117,8 @@ void mv_trap_publish_stuck(void);
 struct mv_trap_table *mv_trap_known_spare(void);       /* to fill, then: */
 void mv_trap_publish_known(void);
 const struct mv_trap_table *mv_trap_known(void);       /* as published */
+/* t's area at at, or NULL (t may be NULL); async-signal-safe. */
+const struct mv_trap_area *mv_trap_find(const struct mv_trap_table *t, uintptr_t at);
 int mv_poke_trap(struct mv_cpu *cpu);                  /* the handler's part */
 void mv_poke_lost_trap(struct mv_cpu *cpu);            /* for other SIGTRAPs */
 void mv_trap_tables_forked(void);                      /* in a fork() child */

@@ -44,12 +44,13 @@
  *
  * Alone in the process (or with the others parked), a batch whose areas
  * all lie in one page is one write: it happens whole or not at all, and
- * leaves whole instructions for this thread's own signal handlers.  A larger batch takes the three
- * steps, without syncs (no other thread ran the old bytes), so that a
- * failure leaves the same states as with other threads; the thread's
- * signals are held meanwhile, so that its handlers never meet a
- * breakpoint, whatever their masks.  The trap handler is still
- * installed, for breakpoints a failed batch leaves behind.
+ * leaves whole instructions for this thread's own signal handlers.  A
+ * larger batch takes the three steps, without syncs (no other thread ran
+ * the old bytes), so that a failure leaves the same states as with
+ * other threads; the thread's signals are held meanwhile, so that its
+ * handlers never meet a breakpoint, whatever their masks.  The trap
+ * handler is still installed, for breakpoints a failed batch leaves
+ * behind.
  *
  * If the batch's first write fails, the text is as it was and the batch
  * fails with "nothing was written".  A later step that fails (a write,
@@ -181,20 +182,11 @@ int mv_poke_reserve(size_t n_areas)
 static void find_order(struct mv_area *a)
 {
 	const struct mv_trap_table *t = mv_trap_known();
-	size_t lo = 0, hi = t && t->n == n_ordered ? t->n : 0;
+	const struct mv_trap_area *k = t && t->n == n_ordered ?
+				       mv_trap_find(t, (uintptr_t)a->addr) : 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->a[mid].addr == (uintptr_t)a->addr) {
-			a->order = (uint32_t)mid;
-			return;
-		}
-		if (t->a[mid].addr < (uintptr_t)a->addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	if (k)
+		a->order = (uint32_t)(k - t->a);
 }
 
 int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
@@ -488,7 +480,6 @@ static int outside(uintptr_t addr, const void *ctx)
 	return !mv_in_spans(sp->s, sp->n, (const void *)addr);
 }
 
-
 static void known_area(struct mv_trap_area *k, uintptr_t addr, struct mv_area *a)
 {
 	k->addr = addr;
@@ -558,8 +549,9 @@ void mv_poke_forget(const struct mv_span *spans, size_t n)
  * over the bitmap's set bits then moves each entry, once, to its place
  * in sort_buf.  Returns 0, with the queue as it was, if some area has no
  * order (the count failed for memory), or if the result is not every
- * entry in strictly increasing address order after all.  Visiting each entry in order
- * anyway, it fills the trap batch of the new bytes too (trap_batch()).
+ * entry in strictly increasing address order after all.  Visiting each
+ * entry in order anyway, it fills the trap batch of the new bytes too
+ * (trap_batch()).
  */
 static int place_queue(void)
 {

@@ -143,7 +143,7 @@ const struct mv_trap_table *mv_trap_known(void)
 	return known;
 }
 
-static const struct mv_trap_area *find(const struct mv_trap_table *t, uintptr_t at)
+const struct mv_trap_area *mv_trap_find(const struct mv_trap_table *t, uintptr_t at)
 {
 	size_t lo = 0, hi = t ? t->n : 0;
 
@@ -182,16 +182,16 @@ int mv_poke_trap(struct mv_cpu *cpu)
 	__atomic_add_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
 	do {
 		gen = __atomic_load_n(&generation, __ATOMIC_SEQ_CST);
-		t = find(__atomic_load_n(&published, __ATOMIC_SEQ_CST), at);
+		t = mv_trap_find(__atomic_load_n(&published, __ATOMIC_SEQ_CST), at);
 		if (!t && !mv_is_breakpoint((const volatile uint8_t *)at)) {
-			if (find(__atomic_load_n(&known, __ATOMIC_SEQ_CST), at)) {
+			if (mv_trap_find(__atomic_load_n(&known, __ATOMIC_SEQ_CST), at)) {
 				cpu->ip = at;
 				ours = 1;
 			}
 			break;
 		}
 		if (!t)
-			t = find(__atomic_load_n(&stuck, __ATOMIC_SEQ_CST), at);
+			t = mv_trap_find(__atomic_load_n(&stuck, __ATOMIC_SEQ_CST), at);
 		if (t) {
 			struct mv_cpu c = *cpu;
 			if (!mv_arch_emulate(t->bytes, t->len, t->emu, &c)) {
@@ -225,8 +225,8 @@ void mv_poke_lost_trap(struct mv_cpu *cpu)
 	if (!MV_ARCH_TRAP_PC_AFTER)
 		return;
 	__atomic_add_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
-	if (find(__atomic_load_n(&published, __ATOMIC_SEQ_CST), at) ||
-	    find(__atomic_load_n(&stuck, __ATOMIC_SEQ_CST), at))
+	if (mv_trap_find(__atomic_load_n(&published, __ATOMIC_SEQ_CST), at) ||
+	    mv_trap_find(__atomic_load_n(&stuck, __ATOMIC_SEQ_CST), at))
 		cpu->ip = at;
 	__atomic_sub_fetch(&handlers_busy, 1, __ATOMIC_SEQ_CST);
 }
