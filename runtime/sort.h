@@ -18,8 +18,10 @@
  *     pairwise: the tables after the last merge, a batch of one function
  *     (its entry, then its sites in address order) take a pass or two;
  *   - an LSD radix sort, 11 bits of the key at a time, where the runs
- *     are many and short: a whole-program batch is one run per function,
- *     and a module's call sites to many callees.  Only the bits in which
+ *     are many and short: the known addresses of every area, a
+ *     whole-program batch (one run per function; user space places its
+ *     batches by those addresses instead, poke.c), and a module's call
+ *     sites to many callees.  Only the bits in which
  *     the keys differ cost passes: the addresses of one module's code
  *     differ in their low 20 bits or so, two passes, whatever their
  *     number (a batch over the program and shared libraries, four or
