@@ -130,6 +130,9 @@ struct run {
 };
 static struct run *runs;
 static size_t n_runs;
+/* The run whose text the buffer holds: the last one written, whole.  The
+ * next step starts with it and needs no copy of it. */
+static const struct run *buf_run;
 size_t mv_poke_n_stuck;
 int mv_poke_forward;
 int mv_poke_must_forward;
@@ -179,7 +182,7 @@ int mv_poke_reserve(size_t n_areas)
  * there, found once, is its order.  A region that holds no NOPs starts
  * where its site does; either's place puts it in the right order, and
  * the two are never in one batch. */
-static void find_order(struct mv_area *a)
+static __attribute__((noinline)) int find_order(struct mv_area *a)
 {
 	const struct mv_trap_table *t = mv_trap_known();
 	const struct mv_trap_area *k = t && t->n == n_ordered ?
@@ -187,30 +190,33 @@ static void find_order(struct mv_area *a)
 
 	if (k)
 		a->order = (uint32_t)(k - t->a);
+	return 0;
 }
 
 int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 {
 	if (a->queued)          /* a stuck area, swept once more */
 		return 0;
-	if (a->order == MV_AREA_NO_ORDER && !known_stale)
-		find_order(a);
 	if (n_queue == cap_queue)   /* the tables outgrew a failed reservation */
 		return mv_error(-ENOMEM, "out of memory queueing a patch; nothing was written");
 	struct poke *p = &queue[n_queue++];
+	/* read before the bytes are copied, which could alias them */
+	const size_t len = a->len;
+	const int wide = !!a->wide, unordered = a->order == MV_AREA_NO_ORDER;
 
 	a->queued = 1;
 	p->at = (uintptr_t)a->addr;
 	p->area = a;
-	p->len = a->len;
-	p->wide = !!a->wide;
-	p->state = state;
-	mv_copy_bytes(want_of(p), bytes, a->len);
+	p->len = (uint8_t)len;
+	p->wide = (uint8_t)wide;
+	p->state = (uint8_t)state;
 	/* a region holds several instructions: see write_stopped() */
-	if (a->wide || (!MV_ARCH_ALWAYS_LIVE_SAFE &&
-			!mv_arch_live_safe(a->stuck ? mv_alt(a) : mv_cur(a), bytes, a->len)))
+	if (wide || (!MV_ARCH_ALWAYS_LIVE_SAFE &&
+		     !mv_arch_live_safe(a->stuck ? mv_alt(a) : mv_cur(a), bytes, len)))
 		stop_world = 1;
-	return 0;
+	mv_copy_bytes(want_of(p), bytes, len);
+	/* last, a tail call: the common path saves no register */
+	return unordered && !known_stale ? find_order(a) : 0;
 }
 
 /* Whether other threads exist, asked once per batch.  A thread that is
@@ -292,30 +298,39 @@ static void find_runs(void)
 		}
 		runs[n_runs++] = (struct run){ (uint32_t)i, (uint32_t)(j - i), (uint32_t)(end - start) };
 	}
+	buf_run = 0;
 }
 
 /* Each run's text into the buffer, the step's bytes over it, and one
  * write.  Inlined into write_step() once for each step, whose bytes
- * then cost a few moves. */
+ * then cost a few moves.  A step takes the runs in the order opposite to
+ * the last one's, so it starts with the run the buffer still holds: the
+ * text that run's write made, since nothing else writes text while the
+ * lock is held.  A batch of one run (up to 64 KiB) copies its text once,
+ * not once a step.  A write that fails leaves the buffer unknown. */
 static inline __attribute__((always_inline))
 int write_pages(enum step step, int back)
 {
 	/* locals: the byte stores into buf could alias the globals */
 	struct poke *q = queue;
 	uint8_t *buf = page_buf;
-	const struct run *r = runs, *r_end = runs + n_runs;
+	const int down = n_runs > 1 && buf_run == runs + n_runs - 1;
+	const struct run *r = down ? runs + n_runs - 1 : runs;
 
-	for (; r < r_end; r++) {
+	for (size_t i = 0; i < n_runs; i++, r += down ? -1 : 1) {
 		struct poke *p = q + r->first, *p_end = p + r->n;
 		const uintptr_t start = p->at;
 		const size_t len = r->len;
 
-		memcpy(buf, (const void *)start, len);
+		if (r != buf_run)
+			memcpy(buf, (const void *)start, len);
+		buf_run = 0;
 		for (; p < p_end; p++)
 			step_bytes(step, buf + (p->at - start), p, back);
 		int err = mv_text_write((void *)start, buf, len);
 		if (err)
 			return err;
+		buf_run = r;
 		writes_done++;
 	}
 	return 0;
