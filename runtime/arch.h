@@ -107,9 +107,14 @@ void mv_arch_finish_copy(uint8_t *buf, size_t len, size_t region_len,
 			 const struct mv_insn *insn);
 
 /* Encodes into buf a direct call or jump (as insn's kind) of insn->len
- * bytes at addr to target.  Returns 0, or -1 if it cannot reach target. */
-int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
-		   uintptr_t target);
+ * bytes at addr to target.  Returns 0, or -1 if it cannot reach target.
+ * static inline int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn,
+ *                                  uintptr_t addr, uintptr_t target); */
+#if defined(__x86_64__)
+#include "arch/x86_64-branch.h"
+#else
+#include "arch/aarch64-branch.h"
+#endif
 
 /* Encodes into buf (MV_ARCH_GATE_LEN bytes) a far-call gate: code that
  * jumps to target from anywhere, leaving the registers a call preserves

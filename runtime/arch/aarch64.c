@@ -27,8 +27,8 @@ enum {
 	PACIBSP = 0xd503237f,
 	AUTIA1716 = 0xd503219f,
 	AUTIB1716 = 0xd50321df,
-	OP_BL = 0x94000000,          /* bl imm26 */
-	OP_B = 0x14000000,           /* b imm26 */
+	OP_BL = MV_A64_BL,
+	OP_B = MV_A64_B,
 	MASK_BRANCH = 0xfc000000,
 	MOVZ_X = 0xd2800000,         /* movz xd, #imm16, lsl #16*hw */
 	MOVN_X = 0x92800000,
@@ -63,16 +63,6 @@ static uintptr_t branch_target(uint32_t insn, uintptr_t addr)
 	return addr + off;
 }
 
-static int encode_branch(uint32_t op, uintptr_t addr, uintptr_t target, uint32_t *insn)
-{
-	int64_t off = (int64_t)(target - addr);
-
-	if ((off & 3) || off < -(1LL << 27) || off >= (1LL << 27))
-		return -1;
-	*insn = op | ((uint32_t)(off >> 2) & 0x3ffffff);
-	return 0;
-}
-
 int mv_arch_decode(const uint8_t *code, size_t avail, uintptr_t addr,
 		   struct mv_insn *insn)
 {
@@ -102,17 +92,6 @@ int mv_arch_padding(const uint8_t *code, size_t len)
 		if (get(code + i) != NOP)
 			return 0;
 	return 1;
-}
-
-int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
-		   uintptr_t target)
-{
-	uint32_t i;
-
-	if (insn->len != 4 || encode_branch(insn->is_jmp ? OP_B : OP_BL, addr, target, &i))
-		return -1;
-	put(buf, i);
-	return 0;
 }
 
 /* ldr x16, .+8; br x16; the target's address.  x16 (IP0) is what the
@@ -216,7 +195,7 @@ int mv_arch_entry_jump(uint8_t *buf, uintptr_t entry, uintptr_t target)
 {
 	uint32_t i;
 
-	if (encode_branch(OP_B, entry, target, &i))
+	if (mv_a64_branch(OP_B, entry, target, &i))
 		return -1;
 	put(buf, i);
 	return 0;

@@ -10,13 +10,13 @@
 #include "../arch.h"
 
 enum {
-	OP_CALL = 0xe8,       /* call rel32 */
-	OP_JMP = 0xe9,        /* jmp rel32 */
+	OP_CALL = MV_X86_CALL,
+	OP_JMP = MV_X86_JMP,
 	OP_JMP8 = 0xeb,       /* jmp rel8 */
 	OP_GRP5 = 0xff,       /* with the ModRM bytes below: through *disp32(%rip) */
 	MODRM_CALL_RIP = 0x15,
 	MODRM_JMP_RIP = 0x25,
-	PFX_CS = 0x2e,
+	PFX_CS = MV_X86_CS,
 	PFX_ADDR32 = 0x67,
 	PFX_REP = 0xf3,
 	OP_RET = 0xc3,
@@ -118,16 +118,6 @@ static void fill_nop(uint8_t *p, size_t n)
 	memcpy(p, nops[n], n);
 }
 
-static int rel32(uintptr_t next, uintptr_t target, int32_t *rel)
-{
-	int64_t d = (int64_t)(target - next);
-
-	if (d != (int32_t)d)
-		return -1;
-	*rel = (int32_t)d;
-	return 0;
-}
-
 int mv_arch_decode(const uint8_t *code, size_t avail, uintptr_t addr,
 		   struct mv_insn *insn)
 {
@@ -201,21 +191,6 @@ int mv_arch_padding(const uint8_t *code, size_t len)
 		if (!(n = nop_len(code + i, len - i)))
 			return 0;
 	return 1;
-}
-
-int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn, uintptr_t addr,
-		   uintptr_t target)
-{
-	size_t pfx = insn->len - 5;
-	int32_t rel;
-
-	if (insn->len < 5 || insn->len > 6 || rel32(addr + insn->len, target, &rel))
-		return -1;
-	if (pfx)
-		buf[0] = PFX_CS;
-	buf[pfx] = insn->is_jmp ? OP_JMP : OP_CALL;
-	put32(buf + pfx + 1, rel);
-	return 0;
 }
 
 /* jmp *2(%rip) over two int3s to the target's address: the return
@@ -313,7 +288,7 @@ int mv_arch_entry_jump(uint8_t *buf, uintptr_t entry, uintptr_t target)
 {
 	int32_t rel;
 
-	if (rel32(entry + MV_ARCH_ENTRY_LEN, target, &rel))
+	if (mv_x86_rel32(entry + MV_ARCH_ENTRY_LEN, target, &rel))
 		return -1;
 	buf[0] = OP_JMP;
 	put32(buf + 1, rel);
