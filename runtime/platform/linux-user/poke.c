@@ -98,7 +98,10 @@ struct poke {
 	uint8_t state;
 	uint8_t len;                    /* area->len */
 	uint8_t wide;                   /* a region: its buffer is its own */
+	uint32_t order;                 /* area->order, read by placing without
+					   visiting the area again */
 };
+_Static_assert(sizeof(struct poke) == 32, "a queue entry is 32 bytes");
 
 /* A region keeps this buffer with its bytes (internal.h). */
 static uint8_t *want_of(struct poke *p)
@@ -186,14 +189,14 @@ int mv_poke_reserve(size_t n_areas)
  * there, found once, is its order.  A region that holds no NOPs starts
  * where its site does; either's place puts it in the right order, and
  * the two are never in one batch. */
-static __attribute__((noinline)) int find_order(struct mv_area *a)
+static __attribute__((noinline)) int find_order(struct poke *p)
 {
 	const struct mv_trap_table *t = mv_trap_known();
 	const struct mv_trap_area *k = t && t->n == n_ordered ?
-				       mv_trap_find(t, (uintptr_t)a->addr) : 0;
+				       mv_trap_find(t, p->at) : 0;
 
 	if (k)
-		a->order = (uint32_t)(k - t->a);
+		p->order = p->area->order = (uint32_t)(k - t->a);
 	return 0;
 }
 
@@ -206,7 +209,8 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 	struct poke *p = &queue[n_queue++];
 	/* read before the bytes are copied, which could alias them */
 	const size_t len = a->len;
-	const int wide = !!a->wide, unordered = a->order == MV_AREA_NO_ORDER;
+	const int wide = !!a->wide;
+	const uint32_t order = a->order;
 
 	a->queued = 1;
 	p->at = (uintptr_t)a->addr;
@@ -214,13 +218,14 @@ int mv_poke_queue(struct mv_area *a, const uint8_t *bytes, int state)
 	p->len = (uint8_t)len;
 	p->wide = (uint8_t)wide;
 	p->state = (uint8_t)state;
+	p->order = order;
 	/* a region holds several instructions: see write_stopped() */
 	if (wide || (!MV_ARCH_ALWAYS_LIVE_SAFE &&
 		     !mv_arch_live_safe(a->stuck ? mv_alt(a) : mv_cur(a), bytes, len)))
 		stop_world = 1;
 	mv_copy_bytes(want_of(p), bytes, len);
 	/* last, a tail call: the common path saves no register */
-	return unordered && !known_stale ? find_order(a) : 0;
+	return order == MV_AREA_NO_ORDER && !known_stale ? find_order(p) : 0;
 }
 
 /* Whether other threads exist, asked once per batch.  A thread that is
@@ -582,7 +587,7 @@ static int place_queue(void)
 	uintptr_t last = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		uint32_t r = q[i].area->order;
+		uint32_t r = q[i].order;
 
 		if (r >= n_ordered)
 			goto clear;
@@ -896,8 +901,12 @@ int mv_poke_flush(void)
 		drop_queue();
 		return 0;
 	}
-	if (known_stale)
+	if (known_stale) {
+		/* the areas' places change: the queue's copies follow */
 		publish_known();
+		for (size_t i = 0; i < n_queue; i++)
+			queue[i].order = queue[i].area->order;
+	}
 	sort_queue();
 	find_runs();
 	mv_poke_forward = 0;
