@@ -137,9 +137,6 @@ struct run {
 };
 static struct run *runs;
 static size_t n_runs;
-/* The run whose text the buffer holds: the last one written, whole.  The
- * next step starts with it and needs no copy of it. */
-static const struct run *buf_run;
 size_t mv_poke_n_stuck;
 int mv_poke_forward;
 int mv_poke_must_forward;
@@ -307,39 +304,33 @@ static void find_runs(void)
 		}
 		runs[n_runs++] = (struct run){ (uint32_t)i, (uint32_t)(j - i), (uint32_t)(end - start) };
 	}
-	buf_run = 0;
 }
 
 /* Each run's text into the buffer, the step's bytes over it, and one
  * write.  Inlined into write_step() once for each step, whose bytes
- * then cost a few moves.  A step takes the runs in the order opposite to
- * the last one's, so it starts with the run the buffer still holds: the
- * text that run's write made, since nothing else writes text while the
- * lock is held.  A batch of one run (up to 64 KiB) copies its text once,
- * not once a step.  A write that fails leaves the buffer unknown. */
+ * then cost a few moves.  The text is copied again for every step, not
+ * kept from the last one: a debugger may change bytes between the areas
+ * while the batch waits for a sync (its breakpoints, inserted or taken
+ * out at a stop), and the write must not undo that. */
 static inline __attribute__((always_inline))
 int write_pages(enum step step, int back)
 {
 	/* locals: the byte stores into buf could alias the globals */
 	struct poke *q = queue;
 	uint8_t *buf = page_buf;
-	const int down = n_runs > 1 && buf_run == runs + n_runs - 1;
-	const struct run *r = down ? runs + n_runs - 1 : runs;
+	const struct run *r = runs, *r_end = runs + n_runs;
 
-	for (size_t i = 0; i < n_runs; i++, r += down ? -1 : 1) {
+	for (; r < r_end; r++) {
 		struct poke *p = q + r->first, *p_end = p + r->n;
 		const uintptr_t start = p->at;
 		const size_t len = r->len;
 
-		if (r != buf_run)
-			memcpy(buf, (const void *)start, len);
-		buf_run = 0;
+		memcpy(buf, (const void *)start, len);
 		for (; p < p_end; p++)
 			step_bytes(step, buf + (p->at - start), p, back);
 		int err = mv_text_write((void *)start, buf, len);
 		if (err)
 			return err;
-		buf_run = r;
 		writes_done++;
 	}
 	return 0;
