@@ -6,7 +6,10 @@
  * thread whose name holds ") " and digits, blocking SIGTRAP and SIGUSR1
  * by the raw system call and sleeping in read(), must read as 'S' with
  * those two blocked and no other; the calling thread as 'R' with none;
- * a thread that does not exist as gone.
+ * a thread that does not exist as gone.  The signals with a handler,
+ * which the check before a live batch asks about alone, are the
+ * process's: SIGUSR2 and SIGRTMIN+1 have one, SIGHUP is ignored, and
+ * each thread's line must list SIGUSR2 alone (the line holds 1 to 31).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -23,6 +26,11 @@
 	printf("task_stat: line %d: %s\n", __LINE__, #c); exit(1); } } while (0)
 
 static int pipe_fd[2];
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
 static volatile pid_t sleeper_tid;
 
 static void *sleeper(void *arg)
@@ -42,11 +50,15 @@ static void *sleeper(void *arg)
 int main(void)
 {
 	struct timespec pause = { 0, 1000000 };
-	unsigned long blocked;
+	struct sigaction sa = { .sa_handler = on_signal }, ign = { .sa_handler = SIG_IGN };
+	unsigned long blocked, caught = 0;
 	pthread_t t;
 	char tid[24], state = 0;
 
 	CHECK(pipe(pipe_fd) == 0);
+	CHECK(sigaction(SIGUSR2, &sa, NULL) == 0);
+	CHECK(sigaction(SIGRTMIN + 1, &sa, NULL) == 0);
+	CHECK(sigaction(SIGHUP, &ign, NULL) == 0);
 	CHECK(pthread_create(&t, NULL, sleeper, NULL) == 0);
 	while (!__atomic_load_n(&sleeper_tid, __ATOMIC_SEQ_CST))
 		nanosleep(&pause, NULL);
@@ -54,19 +66,22 @@ int main(void)
 	/* until it sleeps in read(): a loaded machine may be slow to get
 	 * it there */
 	for (int i = 0; i < 10000 && state != 'S'; i++) {
-		CHECK(mv_linux_task_stat(tid, &state, &blocked));
+		CHECK(mv_linux_task_stat(tid, &state, &blocked, NULL));
 		if (state != 'S')
 			nanosleep(&pause, NULL);
 	}
 	CHECK(state == 'S');
 	CHECK(blocked == (1ul << (SIGTRAP - 1) | 1ul << (SIGUSR1 - 1)));
+	CHECK(mv_linux_task_stat(tid, &state, &blocked, &caught));
+	CHECK(caught == 1ul << (SIGUSR2 - 1));
 
 	snprintf(tid, sizeof tid, "%d", (int)syscall(SYS_gettid));
-	CHECK(mv_linux_task_stat(tid, &state, &blocked));
+	CHECK(mv_linux_task_stat(tid, &state, &blocked, &caught));
 	CHECK(state == 'R');
+	CHECK(caught == 1ul << (SIGUSR2 - 1));
 	CHECK(!(blocked >> (SIGTRAP - 1) & 1));
 
-	CHECK(!mv_linux_task_stat("999999999", &state, &blocked));
+	CHECK(!mv_linux_task_stat("999999999", &state, &blocked, NULL));
 
 	CHECK(write(pipe_fd[1], "", 1) == 1);
 	CHECK(pthread_join(t, NULL) == 0);

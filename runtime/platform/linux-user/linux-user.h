@@ -137,8 +137,11 @@ int mv_linux_task_file(const char *tid, const char *name, char *buf, size_t size
 /* Thread tid's state letter ('R', 'S', 'Z', ...) and the signals 1 to 31
  * it blocks (bit sig - 1), from its stat file, which costs about two
  * thirds of its status file to format; 0 if the thread is gone or the
- * line cannot be read. */
-int mv_linux_task_stat(const char *tid, char *state, unsigned long *blocked);
+ * line cannot be read.  With caught, also the signals 1 to 31 that have
+ * a handler: the process's, which its threads share (0 once the thread
+ * is exiting). */
+int mv_linux_task_stat(const char *tid, char *state, unsigned long *blocked,
+		       unsigned long *caught);
 /* Milliseconds on the monotonic clock. */
 long mv_linux_now_ms(void);
 

@@ -188,7 +188,7 @@ static char task_state(const char *tid)
 	unsigned long blocked;
 	char state;
 
-	return mv_linux_task_stat(tid, &state, &blocked) ? state : 0;
+	return mv_linux_task_stat(tid, &state, &blocked, NULL) ? state : 0;
 }
 
 /* One look at the threads: signals those not signalled yet (every one,
@@ -252,7 +252,7 @@ static int blocks_sigtrap(const char *tid)
 	unsigned long blocked;
 	char state;
 
-	return mv_linux_task_stat(tid, &state, &blocked) && (blocked >> (SIGTRAP - 1) & 1);
+	return mv_linux_task_stat(tid, &state, &blocked, NULL) && (blocked >> (SIGTRAP - 1) & 1);
 }
 
 /* Notes what thread tid, late, was doing, for the message. */

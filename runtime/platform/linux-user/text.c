@@ -140,8 +140,9 @@ int mv_linux_task_file(const char *tid, const char *name, char *buf, size_t size
 
 /* The fields of /proc/self/task/TID/stat after the name, which may hold
  * anything but ends at the last ')': the state is the third field of the
- * line, the blocked signals the 32nd. */
-int mv_linux_task_stat(const char *tid, char *state, unsigned long *blocked)
+ * line, the blocked signals the 32nd, the caught ones the 34th. */
+int mv_linux_task_stat(const char *tid, char *state, unsigned long *blocked,
+		       unsigned long *caught)
 {
 	char buf[1024], *p;
 
@@ -156,7 +157,12 @@ int mv_linux_task_stat(const char *tid, char *state, unsigned long *blocked)
 			return 0;
 		p++;
 	}
-	*blocked = strtoul(p, NULL, 10);
+	*blocked = strtoul(p, &p, 10);
+	if (caught) {           /* after the ignored signals */
+		*caught = 0;
+		if (*p == ' ' && (p = strchr(p + 1, ' ')))
+			*caught = strtoul(p + 1, NULL, 10);
+	}
 	return 1;
 }
 

@@ -641,13 +641,14 @@ static int status_exited(const char *status)
 }
 
 /* 1 if thread tid blocks SIGTRAP outside a window of the C library's,
- * 0 if not, if it is gone, or if it has exited (see status_exited()). */
-static int thread_blocks_trap(const char *tid)
+ * 0 if not, if it is gone, or if it has exited (see status_exited()).
+ * With caught, the signals 1 to 31 with a handler, if its line says. */
+static int thread_blocks_trap(const char *tid, unsigned long *caught)
 {
 	unsigned long blocked;
 	char state;
 
-	return mv_linux_task_stat(tid, &state, &blocked) && (blocked >> (SIGTRAP - 1) & 1) &&
+	return mv_linux_task_stat(tid, &state, &blocked, caught) && (blocked >> (SIGTRAP - 1) & 1) &&
 	       state != 'Z' && state != 'X' && !in_libc_window(tid);
 }
 
@@ -681,20 +682,24 @@ struct suspect {
 };
 
 /*
- * A thread that blocks SIGTRAP for good, or 0; -errno if the threads
- * cannot be listed.  Besides the windows in_libc_window() knows, the C
+ * Finding a thread that blocks SIGTRAP for good.  Besides the windows
+ * in_libc_window() knows, the C
  * library blocks every signal for a few instructions around them, so a
  * thread counts only if it blocks SIGTRAP at LOOKS looks, spread over at
  * least 100 ms.  A look counts only if the thread ran since the last
  * one, or is not runnable (it waits in a system call): a thread that the
  * scheduler starves, as on a loaded machine, may sit in those few
  * instructions for long.  5 s without such looks is the hang guard.
+ * The first look is list_suspects(), which also learns which signals
+ * have handlers; watch_suspects() takes the others.
  */
-static long thread_blocking_trap(void)
+
+/* The threads that block SIGTRAP at a first look, into s; -errno if the
+ * threads cannot be listed.  Into *caught it ORs the signals 1 to 31
+ * with a handler from each thread's line that has ours, for SIGTRAP,
+ * among them (one without it was read from a thread on its way out). */
+static int list_suspects(struct suspect *s, unsigned long *caught)
 {
-	struct timespec pause = { 0, 2000000 };
-	struct suspect s[MAX_SUSPECTS];
-	long deadline = mv_linux_now_ms() + LOOK_DEADLINE_MS;
 	int n = 0;
 	char self[24];
 	DIR *d = opendir("/proc/self/task");
@@ -703,14 +708,29 @@ static long thread_blocking_trap(void)
 	if (!d)
 		return -errno;
 	snprintf(self, sizeof self, "%ld", (long)syscall(SYS_gettid));
-	while ((e = readdir(d)) && n < MAX_SUSPECTS)
+	while ((e = readdir(d)) && n < MAX_SUSPECTS) {
+		unsigned long c = 0;
+
 		if (e->d_name[0] != '.' && strlen(e->d_name) < sizeof s[0].tid &&
-		    (strcmp(e->d_name, self) ? thread_blocks_trap(e->d_name) : self_blocks_trap())) {
+		    (strcmp(e->d_name, self) ? thread_blocks_trap(e->d_name, &c) : self_blocks_trap())) {
 			strcpy(s[n].tid, e->d_name);
 			s[n].ran = thread_run_time(e->d_name);
 			s[n++].looks = 1;
 		}
+		if (c >> (SIGTRAP - 1) & 1)
+			*caught |= c;
+	}
 	closedir(d);
+	return n;
+}
+
+/* The thread among the n suspects in s that blocks SIGTRAP for good,
+ * or 0. */
+static long watch_suspects(struct suspect *s, int n)
+{
+	struct timespec pause = { 0, 2000000 };
+	long deadline = mv_linux_now_ms() + LOOK_DEADLINE_MS;
+
 	while (n) {
 		int most = 0;
 
@@ -725,12 +745,12 @@ static long thread_blocking_trap(void)
 			unsigned long blocked;
 			char state;
 
-			if (!thread_blocks_trap(s[k].tid)) {
+			if (!thread_blocks_trap(s[k].tid, NULL)) {
 				s[k] = s[--n];
 				continue;
 			}
 			if (ran <= 0 || ran != s[k].ran ||
-			    !mv_linux_task_stat(s[k].tid, &state, &blocked) || state != 'R')
+			    !mv_linux_task_stat(s[k].tid, &state, &blocked, NULL) || state != 'R')
 				s[k].looks++;
 			s[k++].ran = ran;
 		}
@@ -765,13 +785,16 @@ int mv_trap_thread_marked(void)
 	return found;
 }
 
-/* The first signal whose handler blocks SIGTRAP while it runs, or 0. */
-static int handler_blocking_trap(void)
+/* The first signal whose handler blocks SIGTRAP while it runs, or 0.
+ * caught, if not 0, has the signals 1 to 31 with a handler (from the
+ * threads' stat lines): the others are not asked, each a system call. */
+static int handler_blocking_trap(unsigned long caught)
 {
 	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction sa;
 
 		if (sig == SIGTRAP || sig == SIGKILL || sig == SIGSTOP ||
+		    (sig < 32 && caught && !(caught >> (sig - 1) & 1)) ||
 		    real_sigaction(sig, NULL, &sa))
 			continue;
 		if (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN &&
@@ -828,20 +851,23 @@ void mv_signals_release(void)
 
 int mv_trap_ready(void)
 {
+	struct suspect s[MAX_SUSPECTS];
+	unsigned long caught = 0;
 	long tid;
-	int sig, err;
+	int n, sig, err;
 
 	err = trap_install();
 	if (err)
 		return err;
-	sig = handler_blocking_trap();
+	n = list_suspects(s, &caught);
+	sig = handler_blocking_trap(caught);
 	if (sig)
 		return mv_error(-EDEADLK, "cannot patch code while other threads run: "
 				"the handler of signal %d (%s) blocks SIGTRAP, so a thread "
 				"running it would be killed by a breakpoint; it was installed "
 				"without going through sigaction(); nothing was written",
 				sig, strsignal(sig));
-	tid = thread_blocking_trap();
+	tid = n < 0 ? n : watch_suspects(s, n);
 	if (tid < 0)
 		return mv_error((int)tid, "cannot patch code while other threads run: "
 				"/proc/self/task: %s; nothing was written", strerror((int)-tid));
