@@ -110,10 +110,11 @@ static uint8_t *want_of(struct poke *p)
 }
 
 static struct poke *queue, *sort_buf;
-/* The queue as it was built, which place_queue() leaves intact in
- * sort_buf, or NULL: it lists the areas in the tables' order, which is
- * their order in memory (settle_written). */
-static struct poke *as_built;
+/* place_queue() put this batch in order: it filled the new bytes' trap
+ * batch on the way (trap_batch()), and left the queue as it was built in
+ * sort_buf, which lists the areas in the tables' order, their order in
+ * memory (settle_written()). */
+static int queue_placed;
 static uint64_t *placed;        /* a bit per counted area (place_queue) */
 static int known_stale;         /* the tables' areas changed since publishing */
 static uint32_t *entry_at;      /* by order: its queue entry (place_queue) */
@@ -411,15 +412,12 @@ static inline void trap_of(struct mv_trap_area *t, struct poke *p, int old)
 		   wide ? mv_wide_eq(wide, !old) : 0);
 }
 
-/* The new bytes' trap batch is filled already (place_queue). */
-static int batch_filled;
-
 /* The queue's areas, as trap_of() says. */
 static struct mv_trap_table *trap_batch(int old)
 {
 	struct mv_trap_table *t = mv_trap_batch(old);
 
-	if (!old && batch_filled)
+	if (!old && queue_placed)
 		return t;
 	t->n = n_queue;
 	for (size_t i = 0; i < n_queue; i++)
@@ -504,9 +502,9 @@ static void known_area(struct mv_trap_area *k, uintptr_t addr, struct mv_area *a
 /* Every area address, for traps handled after their patch (header
  * comment), in the spare table that mv_reserve() sized.  The batch's table, as
  * large and unused between batches, is the sort's scratch.  Each area
- * built by now learns its place in that order (place_queue); a known
- * entry's emu is never read by the handler, so it carries the area
- * through the sort. */
+ * built by now learns its place in that order (place_queue), and so
+ * does its queue entry, if it is queued already; a known entry's emu is
+ * never read by the handler, so it carries the area through the sort. */
 static void publish_known(void)
 {
 	struct mv_trap_table *t = mv_trap_known_spare(), *tmp = mv_trap_batch(0);
@@ -533,6 +531,8 @@ static void publish_known(void)
 	for (size_t i = 0; i < n; i++)
 		if (t->a[i].emu)
 			((struct mv_area *)t->a[i].emu)->order = (uint32_t)i;
+	for (size_t i = 0; i < n_queue; i++)    /* queued before the count */
+		queue[i].order = queue[i].area->order;
 	n_ordered = n;
 }
 
@@ -605,9 +605,8 @@ static int place_queue(void)
 		return 0;
 	sort_buf = queue;       /* the two are the same size */
 	queue = out;
-	as_built = sort_buf;
 	t->n = n;
-	batch_filled = 1;
+	queue_placed = 1;
 	return 1;
 clear:
 	memset(placed + w, 0, (words - w) * sizeof *placed);
@@ -649,7 +648,7 @@ static inline void take_want(struct poke *p)
  * (a fifth less time a commit at 100,000 sites). */
 static void settle_written(void)
 {
-	struct poke *q = as_built ? as_built : queue;
+	struct poke *q = queue_placed ? sort_buf : queue;
 	int was_stuck = 0;
 
 	for (size_t i = 0; i < n_queue; i++) {
@@ -798,8 +797,7 @@ static void empty_queue(void)
 	others = -1;
 	copies = -1;
 	stop_world = 0;
-	batch_filled = 0;
-	as_built = 0;
+	queue_placed = 0;
 }
 
 static void drop_queue(void)
@@ -892,12 +890,8 @@ int mv_poke_flush(void)
 		drop_queue();
 		return 0;
 	}
-	if (known_stale) {
-		/* the areas' places change: the queue's copies follow */
+	if (known_stale)
 		publish_known();
-		for (size_t i = 0; i < n_queue; i++)
-			queue[i].order = queue[i].area->order;
-	}
 	sort_queue();
 	find_runs();
 	mv_poke_forward = 0;

@@ -683,8 +683,8 @@ struct suspect {
 
 /*
  * Finding a thread that blocks SIGTRAP for good.  Besides the windows
- * in_libc_window() knows, the C
- * library blocks every signal for a few instructions around them, so a
+ * in_libc_window() knows, the C library blocks every signal for a few
+ * instructions around them, so a
  * thread counts only if it blocks SIGTRAP at LOOKS looks, spread over at
  * least 100 ms.  A look counts only if the thread ran since the last
  * one, or is not runnable (it waits in a system call): a thread that the
