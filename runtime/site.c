@@ -206,7 +206,9 @@ int site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl, u
 	if (gate && !mv_arch_branch(buf, &s->insn, at, (uintptr_t)gate) &&
 	    mv_poke_writable(buf, s->area.len))
 		return MV_AREA_BRANCH;
-	memcpy(buf, mv_orig(&s->area), s->area.len);
+	/* All of buf at once, as mv_arch_branch() writes it: one store
+	 * that the 4-byte compares after it can forward from. */
+	memcpy(buf, mv_orig(&s->area), MV_AREA_MAX);
 	return MV_AREA_ORIG;
 }
 

@@ -20,17 +20,23 @@ static inline int mv_x86_rel32(uintptr_t next, uintptr_t target, int32_t *rel)
 	return 0;
 }
 
+/* buf holds 8 bytes (MV_AREA_MAX): those past len are left undefined. */
 static inline int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn,
 				 uintptr_t addr, uintptr_t target)
 {
-	const size_t len = insn->len, pfx = len - 5;
+	const size_t len = insn->len;
+	uint64_t word;
 	int32_t rel;
 
 	if (len < 5 || len > 6 || mv_x86_rel32(addr + len, target, &rel))
 		return -1;
-	if (pfx)
-		buf[0] = MV_X86_CS;
-	buf[pfx] = insn->is_jmp ? MV_X86_JMP : MV_X86_CALL;
-	memcpy(buf + pfx + 1, &rel, 4);
+	word = (uint64_t)(uint32_t)rel << 8 | (insn->is_jmp ? MV_X86_JMP : MV_X86_CALL);
+	if (len == 6)
+		word = word << 8 | MV_X86_CS;
+	/* One 8-byte store, not an opcode byte and a rel32 apart: the
+	 * caller compares and copies buf 4 bytes at a time, and a load
+	 * that spans two stores waits until both reach the cache (a failed
+	 * store-to-load forward), once a site. */
+	memcpy(buf, &word, sizeof word);
 	return 0;
 }
