@@ -107,7 +107,9 @@ void mv_arch_finish_copy(uint8_t *buf, size_t len, size_t region_len,
 			 const struct mv_insn *insn);
 
 /* Encodes into buf a direct call or jump (as insn's kind) of insn->len
- * bytes at addr to target.  Returns 0, or -1 if it cannot reach target.
+ * bytes at addr to target.  Returns 0, or -1 if it cannot reach target
+ * (buf untouched).  buf has MV_AREA_MAX bytes: an encoder may store all
+ * of them at once, those past insn->len undefined.
  * static inline int mv_arch_branch(uint8_t *buf, const struct mv_insn *insn,
  *                                  uintptr_t addr, uintptr_t target); */
 #if defined(__x86_64__)

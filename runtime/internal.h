@@ -342,6 +342,7 @@ int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl
 int mv_sites_point(size_t site0, size_t n, int all, int to_function, const void *body,
 		   const struct mv_body *inl, const struct mv_desc_variant *v,
 		   const uint8_t *pristine, const char *name);
+/* buf: MV_AREA_MAX bytes, whatever the site's length (site.c). */
 int mv_site_bytes(struct mv_site *s, const void *body, const struct mv_body *inl,
 		  uint8_t *buf);
 int mv_site_plt_ok(const struct mv_site *s);

@@ -241,6 +241,8 @@ int mv_region_point(struct mv_site *s, const void *body, const struct mv_body *i
 		copy = 0;
 	}
 	if (!copy) {
+		_Static_assert(MV_INLINE_MAX + MV_AREA_MAX <= MV_REGION_MAX,
+			       "the call's bytes after the longest padding fit buf");
 		state = mv_site_bytes(s, body, inl, buf + s->pad);
 		memcpy(buf, mv_orig(r), s->pad);
 		/* The call alone changes, live, where the region holds no
