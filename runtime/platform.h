@@ -35,9 +35,11 @@ struct mv_span {
 #define MV_SPANS_MAX 16
 size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max);
 
-/* Whether the module that contains inside is the program itself, whose
- * memory goes only with the process.  The caller holds the lock. */
-int mv_module_is_program(const void *inside);
+/* Whether the module that contains inside stays as long as the runtime
+ * can run: the program itself, whose memory goes only with the process,
+ * or the module the runtime is linked into (a C library's), which goes
+ * only with the runtime.  The caller holds the lock. */
+int mv_module_stays(const void *inside);
 
 /* For multiverse_redirect() (redirect.c; user space only, the kernel
  * has livepatch): whether p lies in the executable code of a loaded
@@ -55,6 +57,10 @@ int mv_mem_read(void *dst, const void *src, size_t len);
 /* Relearns which memory is mapped, for mv_mem_read(); call it whenever
  * modules may have been loaded or unloaded. */
 void mv_mem_refresh(void);
+
+/* A module is going: what is mapped is learnt again before the next
+ * read, not now (its destructor runs while it is still listed). */
+void mv_mem_forget(void);
 
 /* A far-call gate (mv_arch_gate) to target, within MV_ARCH_GATE_REACH of
  * near: one already there, or a new one, complete before this returns;

@@ -14,7 +14,8 @@ struct module {
 	struct mv_module d;
 	int merged;
 	int touched;          /* a merge was tried: records may be in the tables */
-	int program;          /* found to be the program's, at exit */
+	int stays;            /* found to go only with the process or the
+				 runtime (mv_module_stays), at exit */
 };
 
 static struct module *modules, **modules_end = &modules;
@@ -128,20 +129,21 @@ MV_API int __multiverse_unregister_module(uint32_t version, uint32_t machine,
 	p = find(var_start, fn_start, site_start);
 	m = *p;
 	/* The program's destructors run at exit: its memory stays until the
-	 * process is gone, so nothing that reaches into it needs restoring,
+	 * process is gone (a C library's with the runtime in it: until the
+	 * runtime is), so nothing that reaches into it needs restoring,
 	 * and its records stay valid for any API call still to come (from
 	 * a later destructor, or from a thread that runs on).  Asked only
 	 * when there is something to do: every unit of a module calls. */
-	if (m && !m->program)
-		m->program = mv_module_is_program(a_record(&d));
-	if (m ? m->program : lost && mv_module_is_program(a_record(&d))) {
+	if (m && !m->stays)
+		m->stays = mv_module_stays(a_record(&d));
+	if (m ? m->stays : lost && mv_module_stays(a_record(&d))) {
 		mv_unlock();
 		return 0;
 	}
 	if (m ? m->touched || mv_committed_any() : lost)
 		err = mv_module_unloading(&d);
 	if (m) {
-		mv_mem_refresh();   /* the module's memory may be gone soon */
+		mv_mem_forget();    /* the module's memory may be gone soon */
 		*p = m->next;
 		if (modules_end == &m->next)
 			modules_end = p;

@@ -84,6 +84,10 @@ void mv_mem_refresh(void)
 {
 }
 
+void mv_mem_forget(void)
+{
+}
+
 static size_t add_span(struct mv_span *spans, size_t n, size_t max,
 		       const void *base, unsigned long size)
 {
@@ -111,7 +115,7 @@ size_t mv_module_spans(const void *inside, struct mv_span *spans, size_t max)
 }
 
 /* Modules unregister only when they are unloaded (modules.c). */
-int mv_module_is_program(const void *inside)
+int mv_module_stays(const void *inside)
 {
 	(void)inside;
 	return 0;

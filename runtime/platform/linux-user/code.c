@@ -77,7 +77,7 @@ static intptr_t program_bias(const ElfW(Phdr) *ph, size_t n)
 /* Whether inside lies in the program's segments.  From the auxiliary
  * vector, not dl_iterate_phdr(), which a static C library makes dear:
  * this runs in every process's exit. */
-int mv_module_is_program(const void *inside)
+static int is_program(const void *inside)
 {
 	static const ElfW(Phdr) *ph;    /* the same for the process's life */
 	static size_t n;
@@ -97,6 +97,18 @@ int mv_module_is_program(const void *inside)
 		    (uintptr_t)inside - (uintptr_t)bias - ph[i].p_vaddr < ph[i].p_memsz)
 			return 1;
 	return 0;
+}
+
+/* The program, or the module the runtime is linked into: libc.so, for a
+ * C library built with it, whose destructor runs at every exit.  Where
+ * the runtime is libmultiverse.so, no module with records is that one. */
+int mv_module_stays(const void *inside)
+{
+	struct mv_span spans[MV_SPANS_MAX];
+
+	return is_program(inside) ||
+	       mv_in_spans(spans, mv_module_spans((const void *)&mv_lock, spans, MV_SPANS_MAX),
+			   inside);
 }
 
 /* The runtime as a shared object (libmultiverse.so) is a module of its

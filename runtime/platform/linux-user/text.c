@@ -312,10 +312,22 @@ static int add_readable(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
+/* Set by mv_mem_forget(): the cache may list a module that is gone.
+ * It is rebuilt at the next read, not in the module's destructor, where
+ * the module is still listed and, at exit, nothing reads again. */
+static int forgotten;
+
 void mv_mem_refresh(void)
 {
 	n_readable = 0;
+	forgotten = 0;
 	dl_iterate_phdr(add_readable, NULL);
+}
+
+void mv_mem_forget(void)
+{
+	n_readable = 0;
+	forgotten = 1;
 }
 
 /* Reads come in runs from one segment (a module's sites, in address
@@ -340,6 +352,8 @@ int mv_mem_read(void *dst, const void *src, size_t len)
 	struct iovec to = { dst, len }, from = { (void *)src, len };
 	ssize_t n;
 
+	if (forgotten)
+		mv_mem_refresh();
 	if (is_readable(src, len)) {
 		memcpy(dst, src, len);
 		return 0;
