@@ -2,8 +2,8 @@
 /*
  * mv_module_stays() (platform.h) through holder.c's libholder.so: the
  * program and the module the runtime is linked into stay; a library
- * loaded beside them may go, and a module that goes gets its sites
- * restored by its destructor (registry.c).
+ * loaded beside them may go.  (What a module's destructor does with
+ * the answer is registry.c's; musl's start-up count shows it.)
  */
 #include <dlfcn.h>
 #include <stdio.h>
