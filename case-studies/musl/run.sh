@@ -68,10 +68,12 @@ reusable() {
 	[ -n "$startup" ] && [ -f "$work/$v-inst/lib/libc.a" ] &&
 		[ "$(cat "$work/$v-inst/inputs" 2>/dev/null)" = "$(digest "$@")" ]
 }
+# Every build records its inputs: a later --startup must not take a
+# library that a run without it built from other files for one of its own.
 stamp() {
 	local v=$1
 	shift
-	[ -z "$startup" ] || digest "$@" >"$work/$v-inst/inputs"
+	digest "$@" >"$work/$v-inst/inputs"
 }
 base_cc=$(command -v gcc-12)
 reusable base "$base_cc" || { build base gcc-12 ""; stamp base "$base_cc"; }
