@@ -326,7 +326,6 @@ void mv_mem_refresh(void)
 
 void mv_mem_forget(void)
 {
-	n_readable = 0;
 	forgotten = 1;
 }
 
