@@ -74,6 +74,15 @@ struct Site {
 	bool in_probe_variant;          /* MV_SITE_IN_PROBE_VARIANT */
 };
 
+/* value less the address it is stored at, for the next field emitted */
+const MCExpr *from_here(MCStreamer &out, const MCExpr *value)
+{
+	MCContext &ctx = out.getContext();
+	MCSymbol *here = ctx.createTempSymbol();
+	out.emitLabel(here);
+	return MCBinaryExpr::createSub(value, MCSymbolRefExpr::create(here, ctx), ctx);
+}
+
 class SiteRecorder : public DebugHandlerBase {
 	AsmPrinter *ap;       /* DebugHandlerBase's Asm stays unset (beginModule) */
 	Module *module = nullptr;
@@ -410,18 +419,23 @@ public:
 		for (const Site &s : sites) {
 			out.switchSection(mv_descriptor_section(ap->OutContext, MV_SECTION_SITE, s.group));
 			out.emitValueToAlignment(Align(8));
-			out.emitSymbolValue(s.label, 8);
-			const MCExpr *callee = MCSymbolRefExpr::create(
-				ap->getSymbol(s.callee), ap->OutContext);
+			/* relative, where the static link can resolve it: no
+			 * load-time relocation (common/descriptor.h) */
+			MCContext &ctx = ap->OutContext;
+			bool local = s.callee->isDSOLocal() && !s.callee->hasExternalWeakLinkage();
+			out.emitValue(from_here(out, MCSymbolRefExpr::create(s.label, ctx)), 8);
+			const MCExpr *callee = MCSymbolRefExpr::create(ap->getSymbol(s.callee), ctx);
 			if (s.offset)
-				callee = MCBinaryExpr::createAdd(callee, MCConstantExpr::create(
-					s.offset, ap->OutContext), ap->OutContext);
-			out.emitValue(callee, 8);
+				callee = MCBinaryExpr::createAdd(callee,
+					MCConstantExpr::create(s.offset, ctx), ctx);
+			out.emitValue(local ? from_here(out, callee) : callee, 8);
 			if (s.pad.expr)
 				out.emitValue(s.pad.expr, 4);
 			else
 				out.emitIntValue(s.pad.bytes, 4);
-			out.emitIntValue(s.in_probe_variant ? MV_SITE_IN_PROBE_VARIANT : 0, 4);
+			out.emitIntValue((s.in_probe_variant ? MV_SITE_IN_PROBE_VARIANT : 0) |
+					 MV_SITE_SITE_RELATIVE |
+					 (local ? MV_SITE_CALLEE_RELATIVE : 0), 4);
 		}
 		out.popSection();
 	}

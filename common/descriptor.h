@@ -26,7 +26,10 @@
 #include <stdint.h>
 #endif
 
-#define MV_DESCRIPTOR_VERSION 4
+#define MV_DESCRIPTOR_VERSION 5
+/* The oldest version this runtime still reads: version 4 is version 5
+ * with every site record absolute (neither MV_SITE_*_RELATIVE flag). */
+#define MV_DESCRIPTOR_VERSION_OLDEST 4
 
 /* The machine a module's records and code are for, as ELF's e_machine:
  * passed to the registration calls with the version. */
@@ -194,14 +197,30 @@ struct mv_desc_fn {
  * runtime decodes the instruction to learn its kind and length and checks
  * that it really refers to callee before ever writing it.
  *
+ * Either address may be stored as its distance from the field that holds
+ * it (MV_SITE_SITE_RELATIVE, MV_SITE_CALLEE_RELATIVE), which the static
+ * link resolves: a record that needs no relocation when its module is
+ * loaded, which a shared object or PIE would otherwise apply to each of
+ * its fields, and whose page stays shared between processes.  The
+ * compilers store the site so always (it lies in the record's own
+ * unit), and the callee so when it binds within the module (hidden,
+ * static, or any symbol of an executable that is not a PIE).  Read them
+ * with mv_desc_site_addr() and mv_desc_site_callee().
+ *
  * A padded site has pad bytes of NOPs right before the call (x86-64: one
  * or more multi-byte NOPs; AArch64: pad / 4 nop instructions), so that the
  * region from site - pad to the call's end may receive an inlined body.
  * The call comes last, so a return address never points into the region.
  */
 struct mv_desc_site {
-	void *site;
-	void *callee;
+	union {
+		void *site;
+		int64_t site_offset;      /* MV_SITE_SITE_RELATIVE */
+	};
+	union {
+		void *callee;
+		int64_t callee_offset;    /* MV_SITE_CALLEE_RELATIVE */
+	};
 	uint32_t pad;             /* bytes of NOPs before site, 0 if none */
 	uint32_t flags;           /* MV_SITE_* */
 };
@@ -212,6 +231,24 @@ struct mv_desc_site {
  * back its indirect call while the probe is committed NULL, since a
  * thread may still be inside that variant (docs/patching.md, "Probes"). */
 #define MV_SITE_IN_PROBE_VARIANT 0x1u
+/* mv_desc_site.flags: site_offset, callee_offset hold the address less
+ * the field's own (version 5 on). */
+#define MV_SITE_SITE_RELATIVE    0x2u
+#define MV_SITE_CALLEE_RELATIVE  0x4u
+
+static inline void *mv_desc_site_addr(const struct mv_desc_site *d)
+{
+	if (d->flags & MV_SITE_SITE_RELATIVE)
+		return (char *)&d->site_offset + d->site_offset;
+	return d->site;
+}
+
+static inline void *mv_desc_site_callee(const struct mv_desc_site *d)
+{
+	if (d->flags & MV_SITE_CALLEE_RELATIVE)
+		return (char *)&d->callee_offset + d->callee_offset;
+	return d->callee;
+}
 
 /*
  * Called by the module's constructor (above).  Returns 0, or a

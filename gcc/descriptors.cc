@@ -239,13 +239,19 @@ void emit_sites(void)
 			open = true;
 			current = group;
 		}
-		fprintf(out, "\t.quad\t.LMVS%u\n", s.label);
-		if (TREE_CODE(s.callee) == FUNCTION_DECL)
-			quad_sym(s.callee);
-		else
-			quad_switch(s.callee);
-		fprintf(out, "\t.long\t%u, %u\n", s.pad,
-			s.in_probe_variant ? MV_SITE_IN_PROBE_VARIANT : 0u);
+		/* relative, where the static link can resolve it: no load-time
+		 * relocation (common/descriptor.h) */
+		bool fn = TREE_CODE(s.callee) == FUNCTION_DECL;
+		HOST_WIDE_INT offset = 0;
+		tree callee = fn ? s.callee : mv_switch_object(s.callee, &offset);
+		bool local = targetm.binds_local_p(callee);
+		fprintf(out, "\t.quad\t.LMVS%u - .\n\t.quad\t", s.label);
+		sym(callee);
+		if (offset)
+			fprintf(out, "%+" HOST_WIDE_INT_PRINT "d", offset);
+		fprintf(out, "%s\n\t.long\t%u, %u\n", local ? " - ." : "", s.pad,
+			(s.in_probe_variant ? MV_SITE_IN_PROBE_VARIANT : 0u) |
+			MV_SITE_SITE_RELATIVE | (local ? MV_SITE_CALLEE_RELATIVE : 0u));
 	}
 	if (open)
 		fputs("\t.popsection\n", out);

@@ -68,6 +68,13 @@ int mv_register_locked(const struct mv_module *d)
 	return mv_module_loaded(&m->d);
 }
 
+/* Version 4 records are version 5's with every address absolute: the
+ * site records' flags say which form each field has. */
+static int readable(uint32_t version)
+{
+	return version >= MV_DESCRIPTOR_VERSION_OLDEST && version <= MV_DESCRIPTOR_VERSION;
+}
+
 MV_API int __multiverse_register_module(uint32_t version, uint32_t machine,
 					const struct mv_desc_var *var_start,
 					const struct mv_desc_var *var_stop,
@@ -82,7 +89,7 @@ MV_API int __multiverse_register_module(uint32_t version, uint32_t machine,
 	static struct { const void *fn; uint32_t version, machine; } refused;
 	int err;
 
-	if (version != MV_DESCRIPTOR_VERSION || machine != MV_ARCH_MACHINE) {
+	if (!readable(version) || machine != MV_ARCH_MACHINE) {
 		if (refused.fn == (const void *)fn_start && refused.version == version &&
 		    refused.machine == machine)
 			return -ENOEXEC;
@@ -90,9 +97,10 @@ MV_API int __multiverse_register_module(uint32_t version, uint32_t machine,
 		refused.version = version;
 		refused.machine = machine;
 	}
-	if (version != MV_DESCRIPTOR_VERSION)
-		return mv_error(-ENOEXEC, "module with functions at %" MV_PRIaddr " has descriptor version %u, this runtime reads version %u",
-				(const void *)fn_start, version, MV_DESCRIPTOR_VERSION);
+	if (!readable(version))
+		return mv_error(-ENOEXEC, "module with functions at %" MV_PRIaddr " has descriptor version %u, this runtime reads versions %u to %u",
+				(const void *)fn_start, version, MV_DESCRIPTOR_VERSION_OLDEST,
+				MV_DESCRIPTOR_VERSION);
 	if (machine != MV_ARCH_MACHINE)
 		return mv_error(-ENOEXEC, "module with functions at %" MV_PRIaddr " was compiled for ELF machine %u, this runtime is for %u (%s)",
 				(const void *)fn_start, machine, MV_ARCH_MACHINE, MV_ARCH_NAME);
@@ -123,7 +131,7 @@ MV_API int __multiverse_unregister_module(uint32_t version, uint32_t machine,
 	struct module **p, *m;
 	int err = 0;
 
-	if (version != MV_DESCRIPTOR_VERSION || machine != MV_ARCH_MACHINE)
+	if (!readable(version) || machine != MV_ARCH_MACHINE)
 		return -ENOEXEC;
 	mv_lock();
 	p = find(var_start, fn_start, site_start);

@@ -252,8 +252,8 @@ static int padded_unread, orphan_sites;
 static void set_site(struct mv_site *r, const struct mv_desc_site *d)
 {
 	*r = (struct mv_site){
-		.area = { .addr = d->site, .state = MV_AREA_UNRESOLVED },
-		.callee = d->callee,
+		.area = { .addr = mv_desc_site_addr(d), .state = MV_AREA_UNRESOLVED },
+		.callee = mv_desc_site_callee(d),
 		.pad = d->pad <= MV_INLINE_MAX ? d->pad : 0xff,
 		.in_probe_variant = !!(d->flags & MV_SITE_IN_PROBE_VARIANT),
 	};
@@ -271,16 +271,20 @@ static int site_before(uintptr_t a, uintptr_t b)
 {
 	const struct mv_desc_site *x = mv_entry_desc(a), *y = mv_entry_desc(b);
 
-	if (x->callee != y->callee)
-		return (uintptr_t)x->callee < (uintptr_t)y->callee;
-	return (uintptr_t)x->site < (uintptr_t)y->site;
+	uintptr_t xc = (uintptr_t)mv_desc_site_callee(x), yc = (uintptr_t)mv_desc_site_callee(y);
+
+	if (xc != yc)
+		return xc < yc;
+	return (uintptr_t)mv_desc_site_addr(x) < (uintptr_t)mv_desc_site_addr(y);
 }
 
 static int same_site(uintptr_t a, uintptr_t b)
 {
 	const struct mv_desc_site *x = mv_entry_desc(a), *y = mv_entry_desc(b);
 
-	return x->callee == y->callee && x->site == y->site;
+	/* the address first: it differs between neighbours of one callee */
+	return mv_desc_site_addr(x) == mv_desc_site_addr(y) &&
+	       mv_desc_site_callee(x) == mv_desc_site_callee(y);
 }
 
 /* A site's index entry moves, and its record with it if it has one. */
@@ -380,7 +384,7 @@ static int sort_group(uintptr_t *r, size_t n, struct order **tmp, size_t *cap)
 		*cap = n;
 	}
 	for (size_t i = 0; i < n; i++)
-		(*tmp)[i] = (struct order){ { (uintptr_t)mv_entry_desc(r[i])->site }, r[i] };
+		(*tmp)[i] = (struct order){ { (uintptr_t)mv_desc_site_addr(mv_entry_desc(r[i])) }, r[i] };
 	mv_sort(*tmp, *tmp + n, n, sizeof **tmp, 1);
 	for (size_t i = 0; i < n; i++)
 		r[i] = (*tmp)[i].at;
@@ -433,7 +437,7 @@ static int place_sites(const struct mv_module *m, uintptr_t *restrict base, int 
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct callee *c = &table.slot[callee_slot(&table, (uintptr_t)m->site[i].callee)];
+		const struct callee *c = &table.slot[callee_slot(&table, (uintptr_t)mv_desc_site_callee(&m->site[i]))];
 
 		if (!c->addr) {
 			ret = 0;
@@ -446,7 +450,7 @@ static int place_sites(const struct mv_module *m, uintptr_t *restrict base, int 
 		at[g + 1] += at[g];
 	for (size_t i = 0; i < n; i++) {
 		uint32_t g = group[i];
-		uintptr_t addr = (uintptr_t)m->site[i].site;
+		uintptr_t addr = (uintptr_t)mv_desc_site_addr(&m->site[i]);
 
 		base[at[g]++] = (uintptr_t)&m->site[i];
 		last[g] = addr > last[g] ? addr : UINTPTR_MAX;
@@ -512,7 +516,8 @@ static int merge_sites(const struct mv_module *m)
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++)
 			tmp.order[i] = (struct order){
-				{ (uintptr_t)m->site[i].callee, (uintptr_t)m->site[i].site }, i };
+				{ (uintptr_t)mv_desc_site_callee(&m->site[i]),
+				  (uintptr_t)mv_desc_site_addr(&m->site[i]) }, i };
 		sort_orders(&tmp, n, 2);
 		for (size_t i = 0; i < n; i++) {
 			fresh[i] = (uintptr_t)&m->site[tmp.order[i].at];
@@ -544,11 +549,11 @@ static int merge_sites(const struct mv_module *m)
  * run's length, not reading the run's descriptors. */
 static size_t run_end(size_t i)
 {
-	const void *callee = mv_site_desc(i)->callee;
+	const void *callee = mv_desc_site_callee(mv_site_desc(i));
 	size_t in = i, out = mv.n_sites, step = 1;
 
 	while (step < out - in) {
-		if (mv_site_desc(in + step)->callee != callee) {
+		if (mv_desc_site_callee(mv_site_desc(in + step)) != callee) {
 			out = in + step;
 			break;
 		}
@@ -558,7 +563,7 @@ static size_t run_end(size_t i)
 	while (out - in > 1) {
 		size_t mid = in + (out - in) / 2;
 
-		if (mv_site_desc(mid)->callee == callee)
+		if (mv_desc_site_callee(mv_site_desc(mid)) == callee)
 			in = mid;
 		else
 			out = mid;
@@ -582,7 +587,7 @@ void mv_link(void)
 		mv.vars[i].n_sites = 0;
 	orphan_sites = 0;
 	for (size_t i = 0, j; i < mv.n_sites; i = j) {
-		void *callee = mv_site_desc(i)->callee;
+		void *callee = mv_desc_site_callee(mv_site_desc(i));
 		struct mv_fn *f = mv_find_fn(callee);
 		struct mv_var *v = f ? 0 : mv_find_var(callee);
 		size_t *site0, *n;
@@ -753,7 +758,8 @@ void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
 		struct mv_site *s = mv_site_if_built(i);
 
 		if (!(m && d >= m->site && d < m->site_end) &&
-		    !mv_in_spans(spans, n, d->site) && !mv_in_spans(spans, n, d->callee)) {
+		    !mv_in_spans(spans, n, mv_desc_site_addr(d)) &&
+		    !mv_in_spans(spans, n, mv_desc_site_callee(d))) {
 			move_site(k++, i);
 			continue;
 		}

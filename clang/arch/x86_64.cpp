@@ -88,7 +88,8 @@ std::string stub(const Module &m, const std::string &object, uint64_t offset, bo
 			      "\tmovq\t" + object + "+" + d + "(%rip), %r11\n") +
 		       MV_X86_RETPOLINE_R11 "\t.balign 16, 0xcc\n";
 	std::string record = "\t.pushsection " MV_SECTION_SITE ",\"aw\",@progbits\n"
-		"\t.balign 8\n\t.quad 1b, " + object + "+" + d + "\n\t.long 0, 0\n\t.popsection\n";
+		"\t.balign 8\n\t.quad 1b - ., " + object + "+" + d + "\n\t.long 0, " +
+		std::to_string(MV_SITE_SITE_RELATIVE) + "\n\t.popsection\n";
 	/* the large code model calls it through a register */
 	bool large = m.getCodeModel() == CodeModel::Large;
 	auto *cf = mdconst::extract_or_null<ConstantInt>(m.getModuleFlag("cf-protection-branch"));

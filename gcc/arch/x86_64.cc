@@ -256,8 +256,8 @@ bool mv_arch_write_stub(FILE *out, const std::string &name, tree sw,
 			fprintf(out, "1:\tjmp\t*%s+" HOST_WIDE_INT_PRINT_DEC "(%%rip)\n",
 				object.c_str(), offset);
 		fprintf(out, "\t.pushsection " MV_SECTION_SITE ",\"aw\"\n\t.balign 8\n"
-			"\t.quad\t1b, %s+" HOST_WIDE_INT_PRINT_DEC "\n\t.long\t0, 0\n"
-			"\t.popsection\n", object.c_str(), offset);
+			"\t.quad\t1b - ., %s+" HOST_WIDE_INT_PRINT_DEC "\n\t.long\t0, %u\n"
+			"\t.popsection\n", object.c_str(), offset, MV_SITE_SITE_RELATIVE);
 	} else if (got)
 		fprintf(out, "\tmovq\t%s@GOTPCREL(%%rip), %%r11\n"
 			"\tjmp\t*" HOST_WIDE_INT_PRINT_DEC "(%%r11)\n",

@@ -25,7 +25,8 @@ int main(void)
 	int sites = 0;
 	for (const struct mv_desc_site *s = __start___multiverse_site;
 	     s < __stop___multiverse_site; s++) {
-		if (s->callee != (void *)&hook || is_clang_stub(s->site))
+		const char *site = mv_desc_site_addr(s);
+		if (mv_desc_site_callee(s) != (void *)&hook || is_clang_stub(site))
 			continue;
 		sites++;
 		/* the call is 4 to 6 bytes: the padding makes up the rest (a
@@ -34,10 +35,10 @@ int main(void)
 #ifdef __aarch64__
 		/* a branch over the nops */
 		CHECK_EQ(s->pad % 4, 0);
-		CHECK_EQ(*(const uint32_t *)((const char *)s->site - s->pad),
+		CHECK_EQ(*(const uint32_t *)(site - s->pad),
 			 0x14000000 | s->pad / 4);
 		for (uint32_t i = 4; i < s->pad; i += 4)
-			CHECK_EQ(*(const uint32_t *)((const char *)s->site - s->pad + i),
+			CHECK_EQ(*(const uint32_t *)(site - s->pad + i),
 				 0xd503201f);
 #endif
 	}

@@ -20,8 +20,8 @@ static uint8_t *site_in(void *fn, void *callee)
 {
 	for (const struct mv_desc_site *s = __start___multiverse_site;
 	     s < __stop___multiverse_site; s++) {
-		uint8_t *p = s->site;
-		if (s->callee == callee && p >= (uint8_t *)fn && p < (uint8_t *)fn + 64)
+		uint8_t *p = mv_desc_site_addr(s);
+		if (mv_desc_site_callee(s) == callee && p >= (uint8_t *)fn && p < (uint8_t *)fn + 64)
 			return p;
 	}
 	return NULL;

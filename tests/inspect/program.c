@@ -75,8 +75,8 @@ static int redirect_site(void)
 #ifdef __x86_64__
 	for (const struct mv_desc_site *s = __start___multiverse_site;
 	     s < __stop___multiverse_site; s++) {
-		uint8_t *p = s->site, call[5];
-		if (s->callee != (void *)by_width || p < (uint8_t *)rewritten ||
+		uint8_t *p = mv_desc_site_addr(s), call[5];
+		if (mv_desc_site_callee(s) != (void *)by_width || p < (uint8_t *)rewritten ||
 		    p >= (uint8_t *)rewritten + 64 || p[0] != 0xe8)
 			continue;
 		int32_t rel = (int32_t)((intptr_t)other - (intptr_t)(p + 5));

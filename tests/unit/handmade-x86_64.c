@@ -300,6 +300,10 @@ static void test_registration(void)
 	CHECK(register_module(MV_DESCRIPTOR_VERSION + 1, MV_MACHINE_X86_64) == -ENOEXEC);
 	CHECK(strstr(captured(), "multiverse: ") && strstr(multiverse_last_error(), "version"));
 	capture_stderr();
+	CHECK(register_module(MV_DESCRIPTOR_VERSION_OLDEST - 1, MV_MACHINE_X86_64) == -ENOEXEC);
+	CHECK(strstr(captured(), "multiverse: ") &&
+	      strstr(multiverse_last_error(), "has descriptor version 3, this runtime reads versions 4 to 5"));
+	capture_stderr();
 	CHECK(register_module(MV_DESCRIPTOR_VERSION, MV_MACHINE_AARCH64) == -ENOEXEC);
 	CHECK(strstr(captured(), "multiverse: ") &&
 	      strstr(multiverse_last_error(), "ELF machine 183, this runtime is for 62 (x86-64)"));
@@ -462,7 +466,8 @@ static void test_late_module(void)
 	hm_sw = 1;
 	CHECK(multiverse_commit() == 2);          /* hm_value, and hm_fp to hm_fb */
 	CHECK(hm_call_late() == 7);               /* through the generic's entry */
-	CHECK(__multiverse_register_module(MV_DESCRIPTOR_VERSION, MV_MACHINE_X86_64,
+	/* in the oldest form the runtime reads: version 4, absolute */
+	CHECK(__multiverse_register_module(MV_DESCRIPTOR_VERSION_OLDEST, MV_MACHINE_X86_64,
 					   late_vars, late_vars + 1,
 					   0, 0, late_sites, late_sites + 1) == 0);
 	CHECK(multiverse_info_fn(hm_value)->n_sites == 7);

@@ -32,7 +32,7 @@ static const char *const area_states[] = {
 static void show_sites(struct seq_file *m, size_t site0, size_t n)
 {
 	for (size_t i = site0; i < site0 + n; i++)
-		seq_printf(m, "  site %pS %s\n", mv_site_desc(i)->site,
+		seq_printf(m, "  site %pS %s\n", mv_desc_site_addr(mv_site_desc(i)),
 			   area_states[mv_site_state_at(i)]);
 }
 

@@ -35,10 +35,11 @@ int mv_kernel_check_versions(const u32 *pairs, unsigned int n, const char *who)
 		return !who ? -ENOEXEC : mv_error(-ENOEXEC, "%s has descriptors but no descriptor version (the section __multiverse_version of a plugin given the kernel argument): its code stays generic",
 						  who);
 	for (unsigned int i = 0; i < n; i++)
-		if (pairs[2 * i] != MV_DESCRIPTOR_VERSION || pairs[2 * i + 1] != MV_ARCH_MACHINE)
-			return !who ? -ENOEXEC : mv_error(-ENOEXEC, "%s was compiled for descriptor version %u and ELF machine %u; this runtime reads version %u for %u (%s): its code stays generic",
-					who, pairs[2 * i], pairs[2 * i + 1], MV_DESCRIPTOR_VERSION,
-					MV_ARCH_MACHINE, MV_ARCH_NAME);
+		if (pairs[2 * i] < MV_DESCRIPTOR_VERSION_OLDEST ||
+		    pairs[2 * i] > MV_DESCRIPTOR_VERSION || pairs[2 * i + 1] != MV_ARCH_MACHINE)
+			return !who ? -ENOEXEC : mv_error(-ENOEXEC, "%s was compiled for descriptor version %u and ELF machine %u; this runtime reads versions %u to %u for %u (%s): its code stays generic",
+					who, pairs[2 * i], pairs[2 * i + 1], MV_DESCRIPTOR_VERSION_OLDEST,
+					MV_DESCRIPTOR_VERSION, MV_ARCH_MACHINE, MV_ARCH_NAME);
 	return 0;
 }
 

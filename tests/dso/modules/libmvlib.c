@@ -65,7 +65,7 @@ __attribute__((constructor)) static void save_sites(void)
 {
 	for (const struct mv_desc_site *s = __start___multiverse_site;
 	     s < __stop___multiverse_site && s - __start___multiverse_site < 64; s++)
-		memcpy(original[s - __start___multiverse_site], s->site, 6);
+		memcpy(original[s - __start___multiverse_site], mv_desc_site_addr(s), 6);
 }
 
 int lib_changed_sites(void *callee)
@@ -74,8 +74,8 @@ int lib_changed_sites(void *callee)
 
 	for (const struct mv_desc_site *s = __start___multiverse_site;
 	     s < __stop___multiverse_site && s - __start___multiverse_site < 64; s++)
-		if (s->callee == callee &&
-		    memcmp(original[s - __start___multiverse_site], s->site, 5))
+		if (mv_desc_site_callee(s) == callee &&
+		    memcmp(original[s - __start___multiverse_site], mv_desc_site_addr(s), 5))
 			n++;
 	return n;
 }

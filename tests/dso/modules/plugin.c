@@ -34,9 +34,9 @@ void *plugin_site_target(void *callee)
 {
 	for (const struct mv_desc_site *s = __start___multiverse_site;
 	     s < __stop___multiverse_site; s++) {
-		const unsigned char *p = s->site;
+		const unsigned char *p = mv_desc_site_addr(s);
 
-		if (s->callee != callee)
+		if (mv_desc_site_callee(s) != callee)
 			continue;
 #if defined(__x86_64__)
 		int32_t rel;
