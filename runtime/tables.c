@@ -501,7 +501,7 @@ static int merge_sites(const struct mv_module *m)
 	struct scratch tmp;
 	uintptr_t *fresh;
 	uint32_t pads = 0;
-	int placed, unsorted;
+	int placed, unsorted, twice = 0;
 
 	if (reserve_sites(n, &tmp))
 		return -ENOMEM;
@@ -522,6 +522,8 @@ static int merge_sites(const struct mv_module *m)
 		for (size_t i = 0; i < n; i++) {
 			fresh[i] = (uintptr_t)&m->site[tmp.order[i].at];
 			pads |= m->site[i].pad;
+			twice |= i && tmp.order[i].key[1] == tmp.order[i - 1].key[1] &&
+				 tmp.order[i].key[0] == tmp.order[i - 1].key[0];
 		}
 	}
 	padded_unread |= !!pads;
@@ -530,8 +532,9 @@ static int merge_sites(const struct mv_module *m)
 	/* Keeps the first entry of each site: a module merged again, or a
 	 * site listed twice.  Only an old entry has a record, and it comes
 	 * first.  Sites placed into an empty index in strictly increasing
-	 * order per callee are unique. */
-	if (!used && placed && !unsorted)
+	 * order per callee are unique, and sorted ones that no two keys
+	 * share. */
+	if (!used && (placed ? !unsorted : !twice))
 		return 0;
 	for (size_t i = 0; i < mv.n_sites; i++) {
 		if (k && same_site(mv.index[k - 1], mv.index[i]))

@@ -518,7 +518,8 @@ static void publish_known(void)
 	for (size_t i = 0; i < mv.n_sites; i++) {
 		struct mv_site *s = mv_site_if_built(i);
 
-		known_area(&t->a[n++], (uintptr_t)mv_desc_site_addr(mv_site_desc(i)), s ? &s->area : 0);
+		known_area(&t->a[n++], (uintptr_t)(s ? s->area.addr : mv_desc_site_addr(mv_site_desc(i))),
+			   s ? &s->area : 0);
 		if (s && s->region)
 			known_area(&t->a[n++], (uintptr_t)s->region->addr, s->region);
 	}
