@@ -74,6 +74,30 @@ struct Site {
 	bool in_probe_variant;          /* MV_SITE_IN_PROBE_VARIANT */
 };
 
+/*
+ * Whether a distance to gv names the address every other record and
+ * module knows it by, and the static link resolves it: a static or
+ * hidden symbol, or a definition in an executable.  Not a dso_local
+ * declaration in code that is not position-independent: the linker
+ * takes the program's PLT stub for a distance to another module's
+ * function.  Not a global definition of a shared object, even one its
+ * code binds locally (-fno-semantic-interposition, through a local
+ * alias): the dynamic linker applies no PC-relative relocation to the
+ * global symbol, and the alias is not the function's address where a
+ * program's PLT entry is (pointer equality: AArch64 non-PIE programs).
+ */
+bool static_link_resolves(const GlobalValue &gv)
+{
+	const Module &m = *gv.getParent();
+	bool shared = m.getPICLevel() != PICLevel::NotPIC && m.getPIELevel() == PIELevel::Default;
+
+	if (gv.hasExternalWeakLinkage())
+		return false;
+	if (gv.hasLocalLinkage() || gv.hasHiddenVisibility())
+		return true;
+	return gv.isDSOLocal() && !gv.isDeclarationForLinker() && !shared;
+}
+
 /* value less the address it is stored at, for the next field emitted */
 const MCExpr *from_here(MCStreamer &out, const MCExpr *value)
 {
@@ -422,7 +446,7 @@ public:
 			/* relative, where the static link can resolve it: no
 			 * load-time relocation (common/descriptor.h) */
 			MCContext &ctx = ap->OutContext;
-			bool local = s.callee->isDSOLocal() && !s.callee->hasExternalWeakLinkage();
+			bool local = static_link_resolves(*s.callee);
 			out.emitValue(from_here(out, MCSymbolRefExpr::create(s.label, ctx)), 8);
 			const MCExpr *callee = MCSymbolRefExpr::create(ap->getSymbol(s.callee), ctx);
 			if (s.offset)

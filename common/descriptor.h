@@ -199,13 +199,14 @@ struct mv_desc_fn {
  *
  * Either address may be stored as its distance from the field that holds
  * it (MV_SITE_SITE_RELATIVE, MV_SITE_CALLEE_RELATIVE), which the static
- * link resolves: a record that needs no relocation when its module is
- * loaded, which a shared object or PIE would otherwise apply to each of
- * its fields, and whose page stays shared between processes.  The
- * compilers store the site so always (it lies in the record's own
- * unit), and the callee so when it binds within the module (hidden,
- * static, or any symbol of an executable that is not a PIE).  Read them
- * with mv_desc_site_addr() and mv_desc_site_callee().
+ * link resolves: a field that a shared object or PIE need not relocate
+ * when it is loaded.  The compilers store the site so always (it lies in
+ * the record's own unit), and the callee so when the distance names the
+ * address every module knows the callee by: a static or hidden function
+ * or switch, or one an executable defines in this unit.  A global
+ * symbol of a shared object, or one another module may define, keeps
+ * its absolute form and relocation.  Read them with mv_desc_site_addr()
+ * and mv_desc_site_callee().
  *
  * A padded site has pad bytes of NOPs right before the call (x86-64: one
  * or more multi-byte NOPs; AArch64: pad / 4 nop instructions), so that the

@@ -221,6 +221,23 @@ void emit_function(const mv_function &f)
 		(plain ? MV_FN_PLAIN : 0u));
 }
 
+/*
+ * Whether a distance to decl names the address every other record and
+ * module knows it by, and the static link resolves it.  It binds within
+ * the module, and in a shared object it is static or hidden: the code
+ * may bind a global definition locally (-fno-semantic-interposition,
+ * through an alias), but the global symbol stays the dynamic linker's,
+ * which applies no PC-relative relocation, and its address may be a
+ * program's PLT entry (pointer equality); and the linker refuses a
+ * distance to a protected function.
+ */
+bool static_link_resolves(tree decl)
+{
+	return targetm.binds_local_p(decl) &&
+	       (!flag_shlib || !TREE_PUBLIC(decl) || DECL_VISIBILITY(decl) == VISIBILITY_HIDDEN ||
+		DECL_VISIBILITY(decl) == VISIBILITY_INTERNAL);
+}
+
 void emit_sites(void)
 {
 	/* the section, for its bounds, even if every site is in a group */
@@ -244,7 +261,7 @@ void emit_sites(void)
 		bool fn = TREE_CODE(s.callee) == FUNCTION_DECL;
 		HOST_WIDE_INT offset = 0;
 		tree callee = fn ? s.callee : mv_switch_object(s.callee, &offset);
-		bool local = targetm.binds_local_p(callee);
+		bool local = static_link_resolves(callee);
 		fprintf(out, "\t.quad\t.LMVS%u - .\n\t.quad\t", s.label);
 		sym(callee);
 		if (offset)

@@ -1,22 +1,41 @@
 /* SPDX-License-Identifier: MIT */
 /* Call sites of every binding in a shared object: to a static function,
  * a hidden one, one another module may interpose, and through a
- * function-pointer switch another module may interpose. */
+ * function-pointer switch another module may interpose.  Built twice:
+ * as is, and with -fno-semantic-interposition and PRE=nsi_, where the
+ * code binds its own global definitions locally. */
 #include <multiverse.h>
 
-__attribute__((multiverse)) int lib_mode;
+#ifndef PRE
+#define PRE
+#endif
+#define CAT(a, b) a##b
+#define NAME(a, b) CAT(a, b)
+#define N(x) NAME(PRE, x)
 
-static __attribute__((multiverse, noinline)) int local_f(int x) { return lib_mode ? x + 1 : x; }
-__attribute__((visibility("hidden"), multiverse, noinline)) int hidden_f(int x)
+__attribute__((multiverse)) int N(lib_mode);
+
+static __attribute__((multiverse, noinline)) int local_f(int x) { return N(lib_mode) ? x + 1 : x; }
+__attribute__((visibility("hidden"), multiverse, noinline)) int N(hidden_f)(int x)
 {
-	return lib_mode ? x * 2 : x;
+	return N(lib_mode) ? x * 2 : x;
 }
-__attribute__((multiverse, noinline)) int public_f(int x) { return lib_mode ? x - 1 : x; }
+__attribute__((multiverse, noinline)) int N(public_f)(int x) { return N(lib_mode) ? x - 1 : x; }
 
 static int twice(int x) { return 2 * x; }
-__attribute__((multiverse)) int (*lib_hook)(int) = twice;
+__attribute__((multiverse)) int (*N(lib_hook))(int) = twice;
 
-int lib_all(int x)
+int N(lib_all)(int x)
 {
-	return local_f(x) + hidden_f(x) + public_f(x) + lib_hook(x);
+	return local_f(x) + N(hidden_f)(x) + N(public_f)(x) + N(lib_hook)(x);
+}
+
+/* The sites the runtime found for public_f: the program's calls count
+ * only if their records name the function as the library's do.  Asked
+ * here, so that the program never takes the function's address (which
+ * would make its PLT entry the function's address everywhere). */
+int N(lib_public_sites)(void)
+{
+	const struct mv_info_fn *f = multiverse_info_fn(N(public_f));
+	return f ? (int)f->n_sites : -1;
 }
