@@ -77,25 +77,27 @@ struct Site {
 /*
  * Whether a distance to gv names the address every other record and
  * module knows it by, and the static link resolves it: a static or
- * hidden symbol, or a definition in an executable.  Not a dso_local
- * declaration in code that is not position-independent: the linker
- * takes the program's PLT stub for a distance to another module's
- * function.  Not a global definition of a shared object, even one its
- * code binds locally (-fno-semantic-interposition, through a local
- * alias): the dynamic linker applies no PC-relative relocation to the
- * global symbol, and the alias is not the function's address where a
- * program's PLT entry is (pointer equality: AArch64 non-PIE programs).
+ * hidden symbol, or a definition in code that is not
+ * position-independent (an executable's).  Not a dso_local declaration
+ * there: the linker takes the program's PLT stub for a distance to
+ * another module's function.  Not a global definition in
+ * position-independent code, even one it binds locally
+ * (-fno-semantic-interposition, or -fPIE code linked with -shared): in a
+ * shared object the dynamic linker applies no PC-relative relocation to
+ * the global symbol (x86-64) or the static linker binds the distance to
+ * the module's own definition (AArch64), where a program's PLT entry may
+ * be the function's address (pointer equality).
  */
 bool static_link_resolves(const GlobalValue &gv)
 {
 	const Module &m = *gv.getParent();
-	bool shared = m.getPICLevel() != PICLevel::NotPIC && m.getPIELevel() == PIELevel::Default;
+	bool pic = m.getPICLevel() != PICLevel::NotPIC;
 
 	if (gv.hasExternalWeakLinkage())
 		return false;
 	if (gv.hasLocalLinkage() || gv.hasHiddenVisibility())
 		return true;
-	return gv.isDSOLocal() && !gv.isDeclarationForLinker() && !shared;
+	return gv.isDSOLocal() && !gv.isDeclarationForLinker() && !pic;
 }
 
 /* value less the address it is stored at, for the next field emitted */

@@ -203,10 +203,11 @@ struct mv_desc_fn {
  * when it is loaded.  The compilers store the site so always (it lies in
  * the record's own unit), and the callee so when the distance names the
  * address every module knows the callee by: a static or hidden function
- * or switch, or one an executable defines in this unit.  A global
- * symbol of a shared object, or one another module may define, keeps
- * its absolute form and relocation.  Read them with mv_desc_site_addr()
- * and mv_desc_site_callee().
+ * or switch, or a global one this unit defines in code that is not
+ * position-independent.  Any other keeps its absolute form and
+ * relocation, as do the records of the stubs that call through a switch
+ * (x86-64 Clang, and GCC's large code model).  Read them with
+ * mv_desc_site_addr() and mv_desc_site_callee().
  *
  * A padded site has pad bytes of NOPs right before the call (x86-64: one
  * or more multi-byte NOPs; AArch64: pad / 4 nop instructions), so that the

@@ -224,17 +224,18 @@ void emit_function(const mv_function &f)
 /*
  * Whether a distance to decl names the address every other record and
  * module knows it by, and the static link resolves it.  It binds within
- * the module, and in a shared object it is static or hidden: the code
- * may bind a global definition locally (-fno-semantic-interposition,
- * through an alias), but the global symbol stays the dynamic linker's,
- * which applies no PC-relative relocation, and its address may be a
- * program's PLT entry (pointer equality); and the linker refuses a
- * distance to a protected function.
+ * the module, and in position-independent code it is static or hidden:
+ * a global symbol of a shared object stays the dynamic linker's even
+ * where the code binds it locally (-fno-semantic-interposition, or
+ * -fPIE code linked with -shared), and its address may be a program's
+ * PLT entry (pointer equality); the x86-64 dynamic linker applies no
+ * PC-relative relocation, and the AArch64 static linker would bind the
+ * distance to the module's own definition.
  */
 bool static_link_resolves(tree decl)
 {
 	return targetm.binds_local_p(decl) &&
-	       (!flag_shlib || !TREE_PUBLIC(decl) || DECL_VISIBILITY(decl) == VISIBILITY_HIDDEN ||
+	       (!flag_pic || !TREE_PUBLIC(decl) || DECL_VISIBILITY(decl) == VISIBILITY_HIDDEN ||
 		DECL_VISIBILITY(decl) == VISIBILITY_INTERNAL);
 }
 

@@ -9,18 +9,21 @@ applies to them:
   - none to the callee field of a record that stores it as a distance
     (flag MV_SITE_CALLEE_RELATIVE);
   - no PC-relative one anywhere: the dynamic linker applies none;
+  - a callee stored as a distance is the generic of a function record
+    or the address of a switch record of the same file;
   - every record whose callee is one of the file's NAMEs (functions the
     static link resolves: static, hidden) stores it as a distance, and
     there is at least one such record for each NAME.
 
-A file with packed relative relocations (.relr.dyn) is refused: this
-check does not read them."""
+A file with packed relative relocations (.relr.dyn) or REL ones is
+refused: this check does not read them."""
+import os
 import struct
 import sys
 
-SITE_SIZE = 24
+SITE_SIZE, FN_SIZE, VAR_SIZE = 24, 40, 32
 SITE_RELATIVE, CALLEE_RELATIVE = 0x2, 0x4
-SHT_SYMTAB, SHT_RELA, SHT_DYNSYM, SHT_RELR = 2, 4, 11, 19
+SHT_SYMTAB, SHT_RELA, SHT_REL, SHT_DYNSYM, SHT_RELR = 2, 4, 9, 11, 19
 SHF_ALLOC = 0x2
 # machine: (relative relocation, PC-relative 64-bit relocations)
 MACHINES = {62: (8, {2, 24}), 183: (1027, {260, 261})}
@@ -37,6 +40,8 @@ def check(path, relative_names):
     rel_relative, pc_relative = MACHINES[machine]
     shoff, = struct.unpack_from("<Q", d, 40)
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 58)
+    if not shoff or not shnum or shstrndx >= shnum:
+        return [f"{path}: no section headers"]
     secs = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + i * shentsize) for i in range(shnum)]
     names = secs[shstrndx][4]
 
@@ -48,6 +53,8 @@ def check(path, relative_names):
         return [f"{path}: no __multiverse_site section"]
     if any(s[1] == SHT_RELR for s in secs):
         return [f"{path}: packed relative relocations (.relr.dyn): not checked"]
+    if any(s[1] == SHT_REL and s[2] & SHF_ALLOC for s in secs):
+        return [f"{path}: REL relocations: not checked"]
     site = by_name["__multiverse_site"]
     start, off, size = site[3], site[4], site[5]
     relocs = {}
@@ -64,6 +71,24 @@ def check(path, relative_names):
                 st_name, _, _, shndx, value, _ = struct.unpack_from("<IBBHQQ", d, at)
                 if shndx:
                     symbols.setdefault(name(st_name, strtab), value)
+    def addresses(section, size):
+        """The first field of each record: an address the static link
+        or a relative relocation gives (another module's: left out)."""
+        if section not in by_name:
+            return set()
+        s = by_name[section]
+        out = set()
+        for i in range(s[5] // size):
+            at = s[3] + i * size
+            raw, = struct.unpack_from("<Q", d, s[4] + i * size)
+            rel = relocs.get(at, [])
+            if not rel:
+                out.add(raw)
+            elif rel[0][0] == rel_relative:
+                out.add(rel[0][1])
+        return out
+
+    known = addresses("__multiverse_fn", FN_SIZE) | addresses("__multiverse_var", VAR_SIZE)
     errors, found = [], {n: 0 for n in relative_names}
     wanted = {}
     for n in relative_names:
@@ -88,6 +113,9 @@ def check(path, relative_names):
                 errors.append(f"{rec}: its callee is a distance and relocated (type {kind})")
         if flags & CALLEE_RELATIVE:
             callee = at + 8 + callee_raw
+            if callee not in known:
+                errors.append(f"{rec}: its callee {callee:#x}, a distance, is no function's "
+                              "generic and no switch of this file")
         elif callee_relocs and callee_relocs[0][0] == rel_relative:
             callee = callee_relocs[0][1]
         elif not callee_relocs:
@@ -112,7 +140,9 @@ def main():
         sys.exit(__doc__)
     errors = []
     for arg in sys.argv[1:]:
-        path, _, names = arg.partition(":")
+        path, sep, names = arg.rpartition(":")
+        if not sep or os.path.exists(arg):
+            path, names = arg, ""
         errors += check(path, [n for n in names.split(",") if n])
     for e in errors:
         print(e)

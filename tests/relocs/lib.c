@@ -34,8 +34,13 @@ int N(lib_all)(int x)
  * only if their records name the function as the library's do.  Asked
  * here, so that the program never takes the function's address (which
  * would make its PLT entry the function's address everywhere). */
-int N(lib_public_sites)(void)
+static int sites(void *fn)
 {
-	const struct mv_info_fn *f = multiverse_info_fn(N(public_f));
+	const struct mv_info_fn *f = multiverse_info_fn(fn);
 	return f ? (int)f->n_sites : -1;
 }
+
+int N(lib_public_sites)(void) { return sites(N(public_f)); }
+
+/* The sites of the functions whose records hold them as distances. */
+int N(lib_local_sites)(void) { return 10 * sites(local_f) + sites(N(hidden_f)); }
