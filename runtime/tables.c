@@ -270,7 +270,6 @@ struct mv_site *mv_site_make(size_t i)
 static int site_before(uintptr_t a, uintptr_t b)
 {
 	const struct mv_desc_site *x = mv_entry_desc(a), *y = mv_entry_desc(b);
-
 	uintptr_t xc = (uintptr_t)mv_desc_site_callee(x), yc = (uintptr_t)mv_desc_site_callee(y);
 
 	if (xc != yc)

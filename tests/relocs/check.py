@@ -71,22 +71,22 @@ def check(path, relative_names):
                 st_name, _, _, shndx, value, _ = struct.unpack_from("<IBBHQQ", d, at)
                 if shndx:
                     symbols.setdefault(name(st_name, strtab), value)
+
+    def absolute(at, raw):
+        """The address an absolute field at at holds: the static link's,
+        or a relative relocation's; None for another module's symbol."""
+        rel = relocs.get(at, [])
+        if not rel:
+            return raw
+        return rel[0][1] if rel[0][0] == rel_relative else None
+
     def addresses(section, size):
-        """The first field of each record: an address the static link
-        or a relative relocation gives (another module's: left out)."""
+        """The first field of each record, where this file gives it."""
         if section not in by_name:
             return set()
         s = by_name[section]
-        out = set()
-        for i in range(s[5] // size):
-            at = s[3] + i * size
-            raw, = struct.unpack_from("<Q", d, s[4] + i * size)
-            rel = relocs.get(at, [])
-            if not rel:
-                out.add(raw)
-            elif rel[0][0] == rel_relative:
-                out.add(rel[0][1])
-        return out
+        return {absolute(s[3] + i * size, struct.unpack_from("<Q", d, s[4] + i * size)[0])
+                for i in range(s[5] // size)} - {None}
 
     known = addresses("__multiverse_fn", FN_SIZE) | addresses("__multiverse_var", VAR_SIZE)
     errors, found = [], {n: 0 for n in relative_names}
@@ -98,7 +98,7 @@ def check(path, relative_names):
             wanted[symbols[n]] = n
     for i in range(size // SITE_SIZE):
         at = start + i * SITE_SIZE
-        _, callee_raw = struct.unpack_from("<qq", d, off + i * SITE_SIZE)
+        callee_raw, = struct.unpack_from("<q", d, off + i * SITE_SIZE + 8)
         flags, = struct.unpack_from("<I", d, off + i * SITE_SIZE + 20)
         rec = f"{path}: record {i}"
         for kind, _ in relocs.get(at, []):
@@ -116,12 +116,8 @@ def check(path, relative_names):
             if callee not in known:
                 errors.append(f"{rec}: its callee {callee:#x}, a distance, is no function's "
                               "generic and no switch of this file")
-        elif callee_relocs and callee_relocs[0][0] == rel_relative:
-            callee = callee_relocs[0][1]
-        elif not callee_relocs:
-            callee = callee_raw
         else:
-            callee = None            # another module's symbol
+            callee = absolute(at + 8, callee_raw & (2**64 - 1))
         if callee in wanted:
             if flags & CALLEE_RELATIVE:
                 found[wanted[callee]] += 1
