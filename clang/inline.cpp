@@ -22,8 +22,12 @@
  * The IR records (descriptors.cpp) cannot name labels inside a function,
  * so their variant tables are taken out of the module when it starts and
  * written here when it ends, with the copy's bounds and relocations as
- * assembler expressions.  The copy's size is known only to the assembler:
+ * assembler expressions, and body, guards and relocations as distances
+ * (common/descriptor.h).  The copy's size is known only to the assembler:
  * over MV_INLINE_MAX bytes, the record says "too large", by expression.
+ * The function records, which point to those tables, are written here
+ * too: IR cannot name a function by its own symbol where the target
+ * prefers a local alias (AArch64, -fno-semantic-interposition).
  */
 #include "multiverse.h"
 #include "descriptor.h"
@@ -72,24 +76,38 @@ struct Copy {
 struct Record {
 	const Constant *body, *guards;
 	uint64_t n_guards;
+	unsigned flags;                 /* MV_VARIANT_VARS_RELATIVE */
 };
 struct Table {
 	MCSymbol *label;
 	std::vector<Record> records;
 	const Comdat *group;            /* its function's */
 };
+/* A function record of the IR (descriptors.cpp), with absolute addresses */
+struct FnRecord {
+	MCSymbol *label;
+	const Function *f;
+	const Constant *name, *entry, *table;
+	uint64_t n_variants, flags;
+};
 
-/* The function whose code a record's body is: a variant itself, or a
- * plain function through its entry (descriptors.cpp: an offset from a
- * local alias). */
-const Function *body_function(const Constant *body)
+/* The symbol a record's body names: a variant, or for a plain function
+ * the local alias its entry is an offset from (descriptors.cpp). */
+const GlobalValue *body_symbol(const Constant *body)
 {
 	const Value *v = body->stripPointerCasts();
 	if (auto *ce = dyn_cast<ConstantExpr>(v))
 		if (ce->getOpcode() == Instruction::GetElementPtr)
 			v = ce->getOperand(0)->stripPointerCasts();
-	if (auto *a = dyn_cast<GlobalAlias>(v))
-		v = a->getAliaseeObject();
+	return dyn_cast<GlobalValue>(v);
+}
+
+/* The function whose code a record's body is. */
+const Function *body_function(const Constant *body)
+{
+	const GlobalValue *v = body_symbol(body);
+	if (auto *a = dyn_cast_or_null<GlobalAlias>(v))
+		return dyn_cast_or_null<Function>(a->getAliaseeObject());
 	return dyn_cast_or_null<Function>(v);
 }
 
@@ -101,6 +119,7 @@ class InlineRecorder : public DebugHandlerBase {
 	const mv_arch *arch;
 	Module *module = nullptr;
 	std::vector<Table> tables;
+	std::vector<FnRecord> fns;
 	std::map<const Function *, Copy> copies;   /* every variant's */
 	const MachineFunction *mf = nullptr;
 	Copy *cur = nullptr;                       /* mf's, if a variant */
@@ -221,31 +240,65 @@ class InlineRecorder : public DebugHandlerBase {
 	void take_tables(Module &m)
 	{
 		unsigned n = 0;
-		for (GlobalVariable &gv : make_early_inc_range(m.globals())) {
-			if (!gv.hasInitializer() || gv.getSection() != MV_SECTION_VARIANTS ||
-			    !gv.getName().starts_with(".mv.variants"))
-				continue;
-			auto *array = dyn_cast<ConstantArray>(gv.getInitializer());
+		for (GlobalVariable *gv : ir_records(m, MV_SECTION_VARIANTS, ".mv.variants")) {
+			auto *array = dyn_cast<ConstantArray>(gv->getInitializer());
 			if (!array)
 				continue;
 			Table t;
-			t.group = gv.getComdat();
+			t.group = gv->getComdat();
 			for (const Use &u : array->operands()) {
 				auto *r = cast<ConstantStruct>(u.get());
 				t.records.push_back({ r->getOperand(0), r->getOperand(1),
-					cast<ConstantInt>(r->getOperand(2))->getZExtValue() });
+					cast<ConstantInt>(r->getOperand(2))->getZExtValue(),
+					(unsigned)cast<ConstantInt>(r->getOperand(8))->getZExtValue() });
 				if (const Function *f = body_function(r->getOperand(0)))
 					copies[f];
 			}
-			/* ".L": a label of this object, like the private global */
-			auto *decl = new GlobalVariable(m, gv.getValueType(), false,
-				GlobalValue::ExternalLinkage, nullptr,
-				"\1.Lmv.variants." + Twine(n++));
-			gv.replaceAllUsesWith(decl);
-			gv.eraseFromParent();
-			t.label = ap->getSymbol(decl);
+			t.label = take(*gv, "variants", n++);
 			tables.push_back(std::move(t));
 		}
+	}
+
+	/* The same for the function records, whose tables take_tables()
+	 * replaced already. */
+	void take_functions(Module &m)
+	{
+		unsigned n = 0;
+		for (GlobalVariable *gv : ir_records(m, MV_SECTION_FN, ".mv.fn")) {
+			auto *r = dyn_cast<ConstantStruct>(gv->getInitializer());
+			auto *f = r ? dyn_cast<Function>(r->getOperand(0)) : nullptr;
+			if (!f)
+				continue;
+			fns.push_back({ nullptr, f, r->getOperand(1), r->getOperand(2), r->getOperand(3),
+				cast<ConstantInt>(r->getOperand(4))->getZExtValue(),
+				cast<ConstantInt>(r->getOperand(5))->getZExtValue() });
+			fns.back().label = take(*gv, "fn", n++);
+		}
+	}
+
+	/* descriptors.cpp's records in section, by their names' prefix */
+	static std::vector<GlobalVariable *> ir_records(Module &m, StringRef section,
+							StringRef prefix)
+	{
+		std::vector<GlobalVariable *> found;
+		for (GlobalVariable &gv : m.globals())
+			if (gv.hasInitializer() && gv.getSection() == section &&
+			    gv.getName().starts_with(prefix))
+				found.push_back(&gv);
+		return found;
+	}
+
+	/* Takes gv out of the module; what referred to it (the used list, a
+	 * function record) now refers to the label returned, which the
+	 * writer emits.  ".L": a label of this object, like the private
+	 * global. */
+	MCSymbol *take(GlobalVariable &gv, const char *kind, unsigned n)
+	{
+		auto *decl = new GlobalVariable(*gv.getParent(), gv.getValueType(), false,
+			GlobalValue::ExternalLinkage, nullptr, "\1.Lmv." + Twine(kind) + "." + Twine(n));
+		gv.replaceAllUsesWith(decl);
+		gv.eraseFromParent();
+		return ap->getSymbol(decl);
 	}
 
 	MCContext &ctx() { return ap->OutContext; }
@@ -285,13 +338,30 @@ class InlineRecorder : public DebugHandlerBase {
 		return c.why.empty() ? MV_INLINE_OK : *c.why.begin();
 	}
 
+	/* An address field: value (nullptr: a null pointer, 0 either way),
+	 * as a distance if relative. */
+	void write_address(const MCExpr *value, bool relative)
+	{
+		MCStreamer &out = *ap->OutStreamer;
+		if (!value)
+			out.emitIntValue(0, 8);
+		else
+			out.emitValue(relative ? mv_from_here(out, value) : value, 8);
+	}
+
 	/* One variant record (common/descriptor.h, struct mv_desc_variant),
 	 * its inlining half from c (nullptr: not analysed). */
 	void write_record(const Record &r, const Copy *c, MCSymbol *relocs)
 	{
 		MCStreamer &out = *ap->OutStreamer;
-		out.emitValue(ap->lowerConstant(r.body), 8);
-		out.emitValue(ap->lowerConstant(r.guards), 8);
+		/* the body's symbol is local (a variant, a plain function's
+		 * alias), the guards and relocations are this unit's labels */
+		const GlobalValue *body = body_symbol(r.body);
+		bool relative = body && mv_static_link_resolves(*body);
+		unsigned flags = r.flags | (relative ? MV_VARIANT_RELATIVE : 0);
+		write_address(ap->lowerConstant(r.body), relative);
+		write_address(r.guards->isNullValue() ? nullptr : ap->lowerConstant(r.guards),
+			      relative);
 		out.emitIntValue(r.n_guards, 4);
 		unsigned why = c ? why_not(*c) : MV_INLINE_UNKNOWN;
 		if (why != MV_INLINE_OK) {
@@ -299,7 +369,8 @@ class InlineRecorder : public DebugHandlerBase {
 			out.emitIntValue(0, 2);
 			out.emitIntValue(0, 8);
 			out.emitIntValue(0, 4);
-			out.emitIntValue(why, 4);
+			out.emitIntValue(why, 2);
+			out.emitIntValue(flags, 2);
 			return;
 		}
 		/* fits: (len <= MV_INLINE_MAX) & 1, whatever the assembler's
@@ -310,14 +381,12 @@ class InlineRecorder : public DebugHandlerBase {
 		out.emitValue(MCBinaryExpr::createMul(fits, MCBinaryExpr::createSub(ref(c->start),
 			ap->lowerConstant(r.body), ctx()), ctx()), 2);
 		out.emitValue(MCBinaryExpr::createMul(fits, len, ctx()), 2);
-		if (relocs)
-			out.emitValue(ref(relocs), 8);
-		else
-			out.emitIntValue(0, 8);
+		write_address(relocs ? ref(relocs) : nullptr, relative);
 		out.emitIntValue(c->relocs.size(), 4);
 		/* MV_INLINE_OK, or MV_INLINE_TOO_LARGE if it does not fit */
 		out.emitValue(MCBinaryExpr::createSub(num(MV_INLINE_TOO_LARGE), MCBinaryExpr::createMul(
-			fits, num(MV_INLINE_TOO_LARGE - MV_INLINE_OK), ctx()), ctx()), 4);
+			fits, num(MV_INLINE_TOO_LARGE - MV_INLINE_OK), ctx()), ctx()), 2);
+		out.emitIntValue(flags, 2);
 	}
 
 public:
@@ -328,11 +397,13 @@ public:
 		Asm = nullptr;  /* none of the base's debug-information work */
 		module = m;
 		tables.clear();
+		fns.clear();
 		copies.clear();
 		mf = nullptr;
 		cur = nullptr;
 		current = this;
 		take_tables(*m);
+		take_functions(*m);
 	}
 	/* A new function starts (its MachineFunction may have the last
 	 * one's address): its first instruction sets the state up. */
@@ -382,6 +453,7 @@ public:
 		next_function();
 		current = nullptr;
 		write_tables();
+		write_functions();
 		/* the report, which MultiverseFinish left to now */
 		for (auto &[f, c] : copies)
 			if (!c.first)
@@ -413,6 +485,28 @@ public:
 				write_record(r, seen ? &c->second : nullptr,
 					     seen ? relocs[f] : nullptr);
 			}
+		}
+		out.popSection();
+	}
+
+	/* The function records (common/descriptor.h, struct mv_desc_fn):
+	 * the generic by f's own symbol, a distance where the static link
+	 * resolves it; the rest are this unit's, always distances. */
+	void write_functions()
+	{
+		MCStreamer &out = *ap->OutStreamer;
+		out.pushSection();
+		for (const FnRecord &r : fns) {
+			bool relative = mv_static_link_resolves(*r.f);
+			out.switchSection(mv_descriptor_section(ctx(), MV_SECTION_FN, r.f->getComdat()));
+			out.emitValueToAlignment(Align(8));
+			out.emitLabel(r.label);
+			write_address(ref(ap->getSymbol(r.f)), relative);
+			write_address(ap->lowerConstant(r.name), true);
+			write_address(ap->lowerConstant(r.entry), true);
+			write_address(ap->lowerConstant(r.table), true);
+			out.emitIntValue(r.n_variants, 4);
+			out.emitIntValue(r.flags | MV_FN_RELATIVE | (relative ? MV_FN_GENERIC_RELATIVE : 0), 4);
 		}
 		out.popSection();
 	}

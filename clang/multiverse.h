@@ -232,6 +232,12 @@ std::set<llvm::Constant *> mv_redirect_switch_calls(llvm::Module &m,
 
 /* sites.cpp */
 void mv_hook_asm_printers(void);
+/* sites.cpp: whether a record may hold gv's address as a distance
+ * (common/descriptor.h), for every record's fields; and value less the
+ * address of the field out emits next, which makes it a distance. */
+bool mv_static_link_resolves(const llvm::GlobalValue &gv);
+namespace llvm { class MCStreamer; }
+const llvm::MCExpr *mv_from_here(llvm::MCStreamer &out, const llvm::MCExpr *value);
 /* sites.cpp: a descriptor section, in the COMDAT group of what its
  * records describe (C++'s inline functions and template instances), so
  * that the linker keeps or drops them with it; group null: none. */

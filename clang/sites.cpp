@@ -74,41 +74,6 @@ struct Site {
 	bool in_probe_variant;          /* MV_SITE_IN_PROBE_VARIANT */
 };
 
-/*
- * Whether a distance to gv names the address every other record and
- * module knows it by, and the static link resolves it: a static or
- * hidden symbol, or a definition in code that is not
- * position-independent (an executable's).  Not a dso_local declaration
- * there: the linker takes the program's PLT stub for a distance to
- * another module's function.  Not a global definition in
- * position-independent code, even one it binds locally
- * (-fno-semantic-interposition, or -fPIE code linked with -shared): in a
- * shared object the dynamic linker applies no PC-relative relocation to
- * the global symbol (x86-64) or the static linker binds the distance to
- * the module's own definition (AArch64), where a program's PLT entry may
- * be the function's address (pointer equality).
- */
-bool static_link_resolves(const GlobalValue &gv)
-{
-	const Module &m = *gv.getParent();
-	bool pic = m.getPICLevel() != PICLevel::NotPIC;
-
-	if (gv.hasExternalWeakLinkage())
-		return false;
-	if (gv.hasLocalLinkage() || gv.hasHiddenVisibility())
-		return true;
-	return gv.isDSOLocal() && !gv.isDeclarationForLinker() && !pic;
-}
-
-/* value less the address it is stored at, for the next field emitted */
-const MCExpr *from_here(MCStreamer &out, const MCExpr *value)
-{
-	MCContext &ctx = out.getContext();
-	MCSymbol *here = ctx.createTempSymbol();
-	out.emitLabel(here);
-	return MCBinaryExpr::createSub(value, MCSymbolRefExpr::create(here, ctx), ctx);
-}
-
 class SiteRecorder : public DebugHandlerBase {
 	AsmPrinter *ap;       /* DebugHandlerBase's Asm stays unset (beginModule) */
 	Module *module = nullptr;
@@ -448,13 +413,13 @@ public:
 			/* relative, where the static link can resolve it: no
 			 * load-time relocation (common/descriptor.h) */
 			MCContext &ctx = ap->OutContext;
-			bool local = static_link_resolves(*s.callee);
-			out.emitValue(from_here(out, MCSymbolRefExpr::create(s.label, ctx)), 8);
+			bool local = mv_static_link_resolves(*s.callee);
+			out.emitValue(mv_from_here(out, MCSymbolRefExpr::create(s.label, ctx)), 8);
 			const MCExpr *callee = MCSymbolRefExpr::create(ap->getSymbol(s.callee), ctx);
 			if (s.offset)
 				callee = MCBinaryExpr::createAdd(callee,
 					MCConstantExpr::create(s.offset, ctx), ctx);
-			out.emitValue(local ? from_here(out, callee) : callee, 8);
+			out.emitValue(local ? mv_from_here(out, callee) : callee, 8);
 			if (s.pad.expr)
 				out.emitValue(s.pad.expr, 4);
 			else
@@ -492,6 +457,41 @@ AsmPrinter *with_sites(TargetMachine &tm, std::unique_ptr<MCStreamer> &&s)
 }
 
 } // namespace
+
+/*
+ * Whether a distance to gv names the address every other record and
+ * module knows it by, and the static link resolves it: a static or
+ * hidden symbol, or a definition in code that is not
+ * position-independent (an executable's).  Not a dso_local declaration
+ * there: the linker takes the program's PLT stub for a distance to
+ * another module's function.  Not a global definition in
+ * position-independent code, even one it binds locally
+ * (-fno-semantic-interposition, or -fPIE code linked with -shared): in a
+ * shared object the dynamic linker applies no PC-relative relocation to
+ * the global symbol (x86-64) or the static linker binds the distance to
+ * the module's own definition (AArch64), where a program's PLT entry may
+ * be the function's address (pointer equality).
+ */
+bool mv_static_link_resolves(const GlobalValue &gv)
+{
+	const Module &m = *gv.getParent();
+	bool pic = m.getPICLevel() != PICLevel::NotPIC;
+
+	if (gv.hasExternalWeakLinkage())
+		return false;
+	if (gv.hasLocalLinkage() || gv.hasHiddenVisibility())
+		return true;
+	return gv.isDSOLocal() && !gv.isDeclarationForLinker() && !pic;
+}
+
+/* value less the address it is stored at, for the next field emitted */
+const MCExpr *mv_from_here(MCStreamer &out, const MCExpr *value)
+{
+	MCContext &ctx = out.getContext();
+	MCSymbol *here = ctx.createTempSymbol();
+	out.emitLabel(here);
+	return MCBinaryExpr::createSub(value, MCSymbolRefExpr::create(here, ctx), ctx);
+}
 
 MCSection *mv_descriptor_section(MCContext &ctx, const char *name, const Comdat *group)
 {

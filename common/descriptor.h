@@ -26,9 +26,10 @@
 #include <stdint.h>
 #endif
 
-#define MV_DESCRIPTOR_VERSION 5
-/* The oldest version this runtime still reads: version 4 is version 5
- * with every site record absolute (neither MV_SITE_*_RELATIVE flag). */
+#define MV_DESCRIPTOR_VERSION 6
+/* The oldest version this runtime still reads: version 4 is version 6
+ * with every address absolute (no *_RELATIVE flag in any record), and
+ * version 5 is version 6 with distances only in site records. */
 #define MV_DESCRIPTOR_VERSION_OLDEST 4
 
 /* The machine a module's records and code are for, as ELF's e_machine:
@@ -54,29 +55,76 @@
 	"__start_" MV_SECTION_SITE, "__stop_" MV_SECTION_SITE }
 #define MV_MODULE_BOUND_COUNT 6
 
+/*
+ * Addresses as distances.  Any address field of a record may hold the
+ * address less the field's own (version 6 on; site records from version
+ * 5), as the record's flags say.  The static link resolves such a field,
+ * so a shared object or PIE need not relocate it when it is loaded
+ * (docs/descriptor-format.md).  The compilers store a distance wherever
+ * it names the address every module knows the target by: a label or a
+ * static or hidden symbol of the unit, or a global one the unit defines
+ * in code that is not position-independent.  Any other target keeps its
+ * absolute form.  In a field that may be null (a variant's guards and
+ * relocations), a distance of 0 stands for a null pointer: a field never
+ * points to itself.  Read every address field with the
+ * accessors below.  They add as integers: C lets the compiler assume
+ * that a pointer computed from the field's address stays in the record.
+ */
+#define MV_DESC_REF(type, rec, field, relative) \
+	((relative) ? (type)((uintptr_t)&(rec)->field##_offset + (uintptr_t)(rec)->field##_offset) : \
+	 (type)(rec)->field)
+/* The same for a field that may be null. */
+#define MV_DESC_REF_OR_NULL(type, rec, field, relative) \
+	((relative) && !(rec)->field##_offset ? (type)0 : MV_DESC_REF(type, rec, field, relative))
+
 /* mv_desc_var.flags */
 #define MV_VAR_SIGNED  0x1u   /* compare guard bounds as signed */
 #define MV_VAR_FNPTR   0x2u   /* a function-pointer switch */
 #define MV_VAR_TRACKED 0x4u   /* unbound until multiverse_bind(&var, 1) */
+#define MV_VAR_NAME_RELATIVE 0x8u    /* name is a distance */
+#define MV_VAR_ADDR_RELATIVE 0x10u   /* addr is a distance */
+/* what the switch is, as every unit declares it alike; the rest says how
+ * one record is written */
+#define MV_VAR_KIND (MV_VAR_SIGNED | MV_VAR_FNPTR | MV_VAR_TRACKED)
 
 /* A switch.  Section __multiverse_var, 32 bytes. */
 struct mv_desc_var {
-	void *addr;
-	const char *name;
+	union {
+		void *addr;
+		int64_t addr_offset;      /* MV_VAR_ADDR_RELATIVE */
+	};
+	union {
+		const char *name;
+		int64_t name_offset;      /* MV_VAR_NAME_RELATIVE */
+	};
 	uint32_t width;           /* bytes: 1, 2, 4 or 8 */
 	uint32_t flags;           /* MV_VAR_* */
 	uint64_t reserved;        /* zero */
 };
+
+static inline void *mv_desc_var_addr(const struct mv_desc_var *d)
+{
+	return MV_DESC_REF(void *, d, addr, d->flags & MV_VAR_ADDR_RELATIVE);
+}
+
+static inline const char *mv_desc_var_name(const struct mv_desc_var *d)
+{
+	return MV_DESC_REF(const char *, d, name, d->flags & MV_VAR_NAME_RELATIVE);
+}
 
 /*
  * One conjunct of a variant's guard: low <= *var <= high, both inclusive,
  * compared as signed or unsigned 64-bit values according to the switch's
  * MV_VAR_SIGNED flag.  The bounds are values of the switch's type in one
  * form: zero-extended from its width for an unsigned switch, sign-extended
- * for a signed one, as mv_switch_read() widens the switch.  24 bytes.
+ * for a signed one, as mv_switch_read() widens the switch.  var is a
+ * distance if its variant says so (MV_VARIANT_VARS_RELATIVE).  24 bytes.
  */
 struct mv_desc_guard {
-	void *var;
+	union {
+		void *var;
+		int64_t var_offset;
+	};
 	int64_t low;
 	int64_t high;
 };
@@ -132,17 +180,58 @@ struct mv_desc_reloc {
  * and does not touch the stack, so the caller's unwind information stays
  * true across the copy.  relocs lists each PC-relative field in those
  * bytes.
+ *
+ * Before version 6, inlining and flags were one uint32_t, inlining; on
+ * both (little-endian) architectures the old records read as flags 0.
  */
 struct mv_desc_variant {
-	void *body;
-	const struct mv_desc_guard *guards;
+	union {
+		void *body;
+		int64_t body_offset;      /* MV_VARIANT_RELATIVE */
+	};
+	union {
+		const struct mv_desc_guard *guards;
+		int64_t guards_offset;    /* MV_VARIANT_RELATIVE */
+	};
 	uint32_t n_guards;
 	uint16_t copy_off;        /* past a landing pad (endbr64, bti c) */
 	uint16_t copy_len;
-	const struct mv_desc_reloc *relocs;
+	union {
+		const struct mv_desc_reloc *relocs;
+		int64_t relocs_offset;    /* MV_VARIANT_RELATIVE */
+	};
 	uint32_t n_relocs;
-	uint32_t inlining;        /* MV_INLINE_* */
+	uint16_t inlining;        /* MV_INLINE_* */
+	uint16_t flags;           /* MV_VARIANT_* */
 };
+
+/* mv_desc_variant.flags: body, guards and relocs are distances */
+#define MV_VARIANT_RELATIVE      0x1u
+/* mv_desc_variant.flags: the var of each of its guards is a distance */
+#define MV_VARIANT_VARS_RELATIVE 0x2u
+
+static inline void *mv_desc_variant_body(const struct mv_desc_variant *v)
+{
+	return MV_DESC_REF(void *, v, body, v->flags & MV_VARIANT_RELATIVE);
+}
+
+static inline const struct mv_desc_guard *mv_desc_variant_guards(const struct mv_desc_variant *v)
+{
+	return MV_DESC_REF_OR_NULL(const struct mv_desc_guard *, v, guards,
+				   v->flags & MV_VARIANT_RELATIVE);
+}
+
+static inline const struct mv_desc_reloc *mv_desc_variant_relocs(const struct mv_desc_variant *v)
+{
+	return MV_DESC_REF_OR_NULL(const struct mv_desc_reloc *, v, relocs,
+				   v->flags & MV_VARIANT_RELATIVE);
+}
+
+/* The switch of guard g, one of variant v's. */
+static inline void *mv_desc_guard_var(const struct mv_desc_variant *v, const struct mv_desc_guard *g)
+{
+	return MV_DESC_REF(void *, g, var, v->flags & MV_VARIANT_VARS_RELATIVE);
+}
 
 /*
  * A multiversed function, recorded by the unit that defines it.
@@ -157,10 +246,22 @@ struct mv_desc_variant {
  * function may cover without covering the entry.
  */
 struct mv_desc_fn {
-	void *generic;
-	const char *name;
-	void *entry;
-	const struct mv_desc_variant *variants;
+	union {
+		void *generic;
+		int64_t generic_offset;   /* MV_FN_GENERIC_RELATIVE */
+	};
+	union {
+		const char *name;
+		int64_t name_offset;      /* MV_FN_RELATIVE */
+	};
+	union {
+		void *entry;
+		int64_t entry_offset;     /* MV_FN_RELATIVE */
+	};
+	union {
+		const struct mv_desc_variant *variants;
+		int64_t variants_offset;  /* MV_FN_RELATIVE */
+	};
 	uint32_t n_variants;
 	uint32_t flags;           /* MV_FN_* */
 };
@@ -188,6 +289,31 @@ struct mv_desc_fn {
  * bti c, and its breakpoint must cover that NOP, not the entry. */
 #define MV_FN_ENTRY_AFTER_PAD_NOP 0x4u
 
+/* mv_desc_fn.flags: name, entry and variants are distances */
+#define MV_FN_RELATIVE         0x8u
+/* mv_desc_fn.flags: generic is a distance */
+#define MV_FN_GENERIC_RELATIVE 0x10u
+
+static inline void *mv_desc_fn_generic(const struct mv_desc_fn *d)
+{
+	return MV_DESC_REF(void *, d, generic, d->flags & MV_FN_GENERIC_RELATIVE);
+}
+
+static inline const char *mv_desc_fn_name(const struct mv_desc_fn *d)
+{
+	return MV_DESC_REF(const char *, d, name, d->flags & MV_FN_RELATIVE);
+}
+
+static inline void *mv_desc_fn_entry(const struct mv_desc_fn *d)
+{
+	return MV_DESC_REF(void *, d, entry, d->flags & MV_FN_RELATIVE);
+}
+
+static inline const struct mv_desc_variant *mv_desc_fn_variants(const struct mv_desc_fn *d)
+{
+	return MV_DESC_REF(const struct mv_desc_variant *, d, variants, d->flags & MV_FN_RELATIVE);
+}
+
 /*
  * A call site.  Section __multiverse_site, 24 bytes.
  *
@@ -197,17 +323,12 @@ struct mv_desc_fn {
  * runtime decodes the instruction to learn its kind and length and checks
  * that it really refers to callee before ever writing it.
  *
- * Either address may be stored as its distance from the field that holds
- * it (MV_SITE_SITE_RELATIVE, MV_SITE_CALLEE_RELATIVE), which the static
- * link resolves: a field that a shared object or PIE need not relocate
- * when it is loaded.  The compilers store the site so always (it lies in
- * the record's own unit), and the callee so when the distance names the
- * address every module knows the callee by: a static or hidden function
- * or switch, or a global one this unit defines in code that is not
- * position-independent.  Any other keeps its absolute form and
- * relocation, as do the records of the stubs that call through a switch
- * (x86-64 Clang, and GCC's large code model).  Read them with
- * mv_desc_site_addr() and mv_desc_site_callee().
+ * Either address may be a distance (MV_SITE_SITE_RELATIVE,
+ * MV_SITE_CALLEE_RELATIVE; MV_DESC_REF above).  The compilers store the
+ * site so always (it lies in the record's own unit), and the callee so
+ * where the rule above allows, but for the records of the stubs that call
+ * through a switch (x86-64 Clang, and GCC's large code model), whose
+ * callee stays absolute.
  *
  * A padded site has pad bytes of NOPs right before the call (x86-64: one
  * or more multi-byte NOPs; AArch64: pad / 4 nop instructions), so that the
@@ -240,16 +361,12 @@ struct mv_desc_site {
 
 static inline void *mv_desc_site_addr(const struct mv_desc_site *d)
 {
-	if (d->flags & MV_SITE_SITE_RELATIVE)
-		return (char *)&d->site_offset + d->site_offset;
-	return d->site;
+	return MV_DESC_REF(void *, d, site, d->flags & MV_SITE_SITE_RELATIVE);
 }
 
 static inline void *mv_desc_site_callee(const struct mv_desc_site *d)
 {
-	if (d->flags & MV_SITE_CALLEE_RELATIVE)
-		return (char *)&d->callee_offset + d->callee_offset;
-	return d->callee;
+	return MV_DESC_REF(void *, d, callee, d->flags & MV_SITE_CALLEE_RELATIVE);
 }
 
 /*

@@ -4,7 +4,10 @@
  * data at the end of the unit (every function has been through final by
  * then, so the entry and site labels exist).  Everything goes inside
  * .pushsection/.popsection so GCC's idea of the current section stays
- * true for what it emits afterwards (debug info, for one).
+ * true for what it emits afterwards (debug info, for one).  An address
+ * is written as its distance from the field, which the static link
+ * resolves and no loader relocates, wherever static_link_resolves()
+ * allows (common/descriptor.h, MV_DESC_REF).
  *
  * A function in a COMDAT group (a C++ inline function, a template's
  * instance) is kept from one unit only, and the linker drops the other
@@ -51,15 +54,35 @@ std::string assembler_name(const_tree decl)
 	return targetm.strip_name_encoding(name);
 }
 
-void quad_sym(const_tree decl)
+/* The address of decl, as a distance if relative. */
+void quad_sym(const_tree decl, bool relative)
 {
 	fputs("\t.quad\t", out);
 	sym(decl);
-	fputc('\n', out);
+	fputs(relative ? " - .\n" : "\n", out);
 }
 
-/* The address of a switch: its symbol, or its object's plus the offset. */
-void quad_switch(const_tree sw)
+/*
+ * Whether a distance to decl names the address every other record and
+ * module knows it by, and the static link resolves it.  It binds within
+ * the module, and in position-independent code it is static or hidden:
+ * a global symbol of a shared object stays the dynamic linker's even
+ * where the code binds it locally (-fno-semantic-interposition, or
+ * -fPIE code linked with -shared), and its address may be a program's
+ * PLT entry (pointer equality); the x86-64 dynamic linker applies no
+ * PC-relative relocation, and the AArch64 static linker would bind the
+ * distance to the module's own definition.
+ */
+bool static_link_resolves(tree decl)
+{
+	return targetm.binds_local_p(decl) &&
+	       (!flag_pic || !TREE_PUBLIC(decl) || DECL_VISIBILITY(decl) == VISIBILITY_HIDDEN ||
+		DECL_VISIBILITY(decl) == VISIBILITY_INTERNAL);
+}
+
+/* The address of a switch: its symbol, or its object's plus the offset;
+ * as a distance if relative. */
+void quad_switch(const_tree sw, bool relative)
 {
 	HOST_WIDE_INT offset;
 	tree object = mv_switch_object(sw, &offset);
@@ -67,7 +90,14 @@ void quad_switch(const_tree sw)
 	sym(object);
 	if (offset)
 		fprintf(out, "+" HOST_WIDE_INT_PRINT_DEC, offset);
-	fputc('\n', out);
+	fputs(relative ? " - .\n" : "\n", out);
+}
+
+/* Whether the static link can resolve a distance to switch sw. */
+bool switch_resolves(const_tree sw)
+{
+	HOST_WIDE_INT offset;
+	return static_link_resolves(mv_switch_object(sw, &offset));
 }
 
 /* The COMDAT group of a function, or NULL. */
@@ -113,9 +143,11 @@ void emit_var(tree var)
 		flags |= MV_VAR_SIGNED;
 	if (mv_is_tracked(mv_switch_decl(var)))
 		flags |= MV_VAR_TRACKED;
+	bool local = switch_resolves(var);
+	flags |= MV_VAR_NAME_RELATIVE | (local ? MV_VAR_ADDR_RELATIVE : 0u);
 	fprintf(out, "\t.pushsection " MV_SECTION_VAR ",\"aw\"\n\t.balign 8\n");
-	quad_switch(var);
-	fprintf(out, "\t.quad\t.LMVN%u\n\t.long\t%u, %u\n\t.quad\t0\n"
+	quad_switch(var, local);
+	fprintf(out, "\t.quad\t.LMVN%u - .\n\t.long\t%u, %u\n\t.quad\t0\n"
 		"\t.popsection\n", name,
 		(unsigned)tree_to_uhwi(TYPE_SIZE_UNIT(type)), flags);
 }
@@ -134,29 +166,34 @@ unsigned emit_relocs(const mv_inline_info &in)
 	return id;
 }
 
-/* The inlining half of a variant record (common/descriptor.h); body is
- * the assembler name of the record's body. */
-void emit_inline(const std::string &body, const mv_inline_info &in, unsigned relocs)
+/* The inlining half of a variant record (common/descriptor.h), with its
+ * flags (MV_VARIANT_RELATIVE: relocs as a distance); body is the
+ * assembler name of the record's body. */
+void emit_inline(const std::string &body, const mv_inline_info &in, unsigned relocs,
+		 unsigned flags)
 {
 	if (in.why != MV_INLINE_OK) {
-		fprintf(out, "\t.short\t0, 0\n\t.quad\t0\n\t.long\t0, %u\n", in.why);
+		fprintf(out, "\t.short\t0, 0\n\t.quad\t0\n\t.long\t0\n\t.short\t%u, %u\n",
+			in.why, flags);
 		return;
 	}
 	fputs("\t.short\t", out);
 	fprintf(out, "%s-%s, %s-%s\n", in.start.c_str(), body.c_str(),
 		in.end.c_str(), in.start.c_str());
 	if (relocs)
-		fprintf(out, "\t.quad\t.LMVR%u\n", relocs);
+		fprintf(out, "\t.quad\t.LMVR%u%s\n", relocs,
+			flags & MV_VARIANT_RELATIVE ? " - ." : "");
 	else
 		fputs("\t.quad\t0\n", out);
-	fprintf(out, "\t.long\t%u, %u\n", (unsigned)in.relocs.size(), MV_INLINE_OK);
+	fprintf(out, "\t.long\t%u\n\t.short\t%u, %u\n", (unsigned)in.relocs.size(),
+		MV_INLINE_OK, flags);
 }
 
 /* Emits the variant records of f (one per clause) and returns the label
  * of the array, with their number in *count. */
 unsigned emit_variants(const mv_function &f, unsigned *count)
 {
-	struct record { tree body; unsigned guards, n_guards, relocs; };
+	struct record { tree body; unsigned guards, n_guards, relocs, flags; };
 	std::vector<record> records;
 	push_section(".data.rel.ro.multiverse", "aw", group_of(f.decl));
 	fputs("\t.balign 8\n", out);
@@ -167,21 +204,28 @@ unsigned emit_variants(const mv_function &f, unsigned *count)
 		fputs("\t.balign 8\n", out);
 		for (const mv_clause &c : v.clauses) {
 			unsigned id = next_id++;
+			bool vars = true;
+			for (const mv_range &r : c)
+				vars &= switch_resolves(r.var);
 			fprintf(out, ".LMVG%u:\n", id);
 			for (const mv_range &r : c) {
-				quad_switch(r.var);
+				quad_switch(r.var, vars);
 				fprintf(out, "\t.quad\t%lld, %lld\n",
 					(long long)r.low, (long long)r.high);
 			}
-			records.push_back({ v.decl, id, (unsigned)c.size(), relocs });
+			unsigned flags = (static_link_resolves(v.decl) ? MV_VARIANT_RELATIVE : 0u) |
+					 (vars ? MV_VARIANT_VARS_RELATIVE : 0u);
+			records.push_back({ v.decl, id, (unsigned)c.size(), relocs, flags });
 		}
 	}
 	unsigned id = next_id++;
 	fprintf(out, ".LMVV%u:\n", id);
 	for (const record &r : records) {
-		quad_sym(r.body);
-		fprintf(out, "\t.quad\t.LMVG%u\n\t.long\t%u\n", r.guards, r.n_guards);
-		emit_inline(assembler_name(r.body), mv_inlinable[r.body], r.relocs);
+		bool relative = r.flags & MV_VARIANT_RELATIVE;
+		quad_sym(r.body, relative);
+		fprintf(out, "\t.quad\t.LMVG%u%s\n\t.long\t%u\n", r.guards,
+			relative ? " - ." : "", r.n_guards);
+		emit_inline(assembler_name(r.body), mv_inlinable[r.body], r.relocs, r.flags);
 	}
 	fputs("\t.popsection\n", out);
 	*count = records.size();
@@ -197,9 +241,9 @@ unsigned emit_plain(const mv_function &f)
 	push_section(".data.rel.ro.multiverse", "aw", group_of(f.decl));
 	unsigned relocs = emit_relocs(in);
 	unsigned id = next_id++;
-	fprintf(out, "\t.balign 8\n.LMVV%u:\n\t.quad\t%s\n\t.quad\t0\n\t.long\t0\n",
+	fprintf(out, "\t.balign 8\n.LMVV%u:\n\t.quad\t%s - .\n\t.quad\t0\n\t.long\t0\n",
 		id, body.c_str());
-	emit_inline(body, in, relocs);
+	emit_inline(body, in, relocs, MV_VARIANT_RELATIVE);
 	fputs("\t.popsection\n", out);
 	return id;
 }
@@ -211,32 +255,16 @@ void emit_function(const mv_function &f)
 	unsigned count = 1;
 	bool plain = mv_is_plain(f);
 	unsigned variants = plain ? emit_plain(f) : emit_variants(f, &count);
+	bool local = static_link_resolves(f.decl);
 	push_section(MV_SECTION_FN, "aw", group);
 	fputs("\t.balign 8\n", out);
-	quad_sym(f.decl);
-	fprintf(out, "\t.quad\t.LMVN%u\n\t.quad\t.LMVE%u\n\t.quad\t.LMVV%u\n"
+	quad_sym(f.decl, local);
+	fprintf(out, "\t.quad\t.LMVN%u - .\n\t.quad\t.LMVE%u - .\n\t.quad\t.LMVV%u - .\n"
 		"\t.long\t%u, %u\n\t.popsection\n", name, f.entry_label,
 		variants, count, (f.entry_after_pad ? MV_FN_ENTRY_AFTER_PAD : 0u) |
 		(f.entry_after_pad_nop ? MV_FN_ENTRY_AFTER_PAD_NOP : 0u) |
-		(plain ? MV_FN_PLAIN : 0u));
-}
-
-/*
- * Whether a distance to decl names the address every other record and
- * module knows it by, and the static link resolves it.  It binds within
- * the module, and in position-independent code it is static or hidden:
- * a global symbol of a shared object stays the dynamic linker's even
- * where the code binds it locally (-fno-semantic-interposition, or
- * -fPIE code linked with -shared), and its address may be a program's
- * PLT entry (pointer equality); the x86-64 dynamic linker applies no
- * PC-relative relocation, and the AArch64 static linker would bind the
- * distance to the module's own definition.
- */
-bool static_link_resolves(tree decl)
-{
-	return targetm.binds_local_p(decl) &&
-	       (!flag_pic || !TREE_PUBLIC(decl) || DECL_VISIBILITY(decl) == VISIBILITY_HIDDEN ||
-		DECL_VISIBILITY(decl) == VISIBILITY_INTERNAL);
+		(plain ? MV_FN_PLAIN : 0u) | MV_FN_RELATIVE |
+		(local ? MV_FN_GENERIC_RELATIVE : 0u));
 }
 
 void emit_sites(void)

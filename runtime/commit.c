@@ -23,7 +23,7 @@ static int entry_jump(const struct mv_fn *f, uint8_t *jmp)
 		return 0;
 	return mv_error(-ERANGE, "multiverse_redirect: %s: %" MV_PRIaddr " is beyond a jump's "
 			"reach of its entry, and no far-call gate can be placed near it; "
-			"nothing was written", f->desc->name, f->redirect);
+			"nothing was written", f->name, f->redirect);
 }
 
 /* mv_apply_fn() for a function redirected by multiverse_redirect()
@@ -36,13 +36,13 @@ static int redirect_apply(struct mv_fn *f, void *body)
 	int all, err;
 
 	f->active = body ? body : f->generic;
-	all = mv_check_sites(f->site0, f->n_sites, f, f->desc->name, &f->checked);
+	all = mv_check_sites(f->site0, f->n_sites, f, f->name, &f->checked);
 	err = entry_jump(f, jmp);
 	if (!err)
-		err = mv_area_set(&f->entry, jmp, MV_AREA_BRANCH, "entry", f->desc->name);
+		err = mv_area_set(&f->entry, jmp, MV_AREA_BRANCH, "entry", f->name);
 	if (!err)
 		err = mv_sites_point(f->site0, f->n_sites, all, 1, f->redirect, 0, 0, 0,
-				     f->desc->name);
+				     f->name);
 	return err < 0 ? err : 0;
 }
 
@@ -69,14 +69,15 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 	if (f->redirect)
 		return redirect_apply(f, body);
 	/* a revert reads nothing new: a site never built was never written */
-	all = body ? mv_check_sites(f->site0, f->n_sites, f, d->name, &f->checked)
+	all = body ? mv_check_sites(f->site0, f->n_sites, f, f->name, &f->checked)
 		   : f->checked == mv.generation;
 	if (body && mv_arch_entry_jump(jmp, (uintptr_t)f->entry.addr, (uintptr_t)body)) {
-		mv_report("function %s: variant %" MV_PRIaddr " is out of reach of its entry", d->name, body);
+		mv_report("function %s: variant %" MV_PRIaddr " is out of reach of its entry",
+			  f->name, body);
 		body = 0;
 	}
 	err = mv_area_set(&f->entry, body ? jmp : mv_orig(&f->entry),
-			  body ? MV_AREA_BRANCH : MV_AREA_ORIG, "entry", d->name);
+			  body ? MV_AREA_BRANCH : MV_AREA_ORIG, "entry", f->name);
 	if (err)
 		return err;
 	if (f->entry.state < MV_AREA_ORIG)
@@ -88,11 +89,15 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 	/* a body no call can hold: no site tries to (a region may still
 	 * take a copy of it, region.c) */
 	inl_p = body && inl.kind != MV_BODY_OTHER ? &inl : 0;
-	for (size_t i = 0; body && i < d->n_variants && !v; i++)
-		if (d->variants[i].body == body && d->variants[i].inlining == MV_INLINE_OK)
-			v = &d->variants[i];
+	for (size_t i = 0; body && i < d->n_variants && !v; i++) {
+		const struct mv_desc_variant *x = &f->variants[i];
+
+		if (mv_desc_variant_body(x) == body && x->inlining == MV_INLINE_OK)
+			v = x;
+	}
 	pristine = v ? mv_region_pristine(f, v) : 0;
-	err = mv_sites_point(f->site0, f->n_sites, all, 0, body, inl_p, v, pristine, d->name);
+	err = mv_sites_point(f->site0, f->n_sites, all, 0, body, inl_p, v, pristine,
+			     f->name);
 	return err ? err : changed;
 }
 
@@ -108,8 +113,8 @@ void *mv_chosen(const struct mv_fn *f)
 void *mv_selected(const struct mv_fn *f)
 {
 	const struct mv_desc_variant *v = f->desc->flags & MV_FN_PLAIN ? 0 :
-		mv_select(f->desc->variants, f->desc->n_variants, lookup);
-	return v ? v->body : 0;
+		mv_select(f->variants, f->desc->n_variants, lookup);
+	return v ? mv_desc_variant_body(v) : 0;
 }
 
 static int point_fn(struct mv_fn *f, int bind)
@@ -129,9 +134,9 @@ static const struct mv_desc_variant *plain_code(void *target, const uint8_t **pr
 	const struct mv_desc_variant *v;
 
 	if (!f || f->redirect || !(f->desc->flags & MV_FN_PLAIN) || f->desc->n_variants != 1 ||
-	    (uintptr_t)target != mv_fn_code(f->desc))
+	    (uintptr_t)target != f->code)
 		return 0;
-	v = &f->desc->variants[0];
+	v = &f->variants[0];
 	if (v->inlining != MV_INLINE_OK || !(*pristine = mv_region_pristine(f, v)))
 		return 0;
 	return v;
@@ -214,7 +219,7 @@ int mv_redirect_set(struct mv_fn *f, void *new)
 	err = mv_apply_fn(f, mv_chosen(f));
 	if (err >= 0 && new && f->entry.state < MV_AREA_ORIG)
 		err = mv_error(-EINVAL, "multiverse_redirect: %s: its entry changed behind our "
-			       "back; nothing was written", f->desc->name);
+			       "back; nothing was written", f->name);
 	return err < 0 ? err : rebind_switches(f);
 }
 
@@ -308,7 +313,7 @@ static int op_refs(const char *api, void *addr, int bind)
 
 static int op_one(const char *api, void *addr, int bind)
 {
-	struct mv_fn *f = mv_find_fn(addr);
+	struct mv_fn *f = mv_find_fn_named(addr);
 	struct mv_var *v = f ? 0 : mv_find_var(addr);
 
 	if (f)
@@ -381,7 +386,7 @@ static void sweep_stuck(void)
 	for (size_t i = 0; i < mv.n_fns; i++)
 		if (mv.fns[i].entry.stuck)
 			mv_area_set(&mv.fns[i].entry, mv_cur(&mv.fns[i].entry),
-				    mv.fns[i].entry.state, "entry", mv.fns[i].desc->name);
+				    mv.fns[i].entry.state, "entry", mv.fns[i].name);
 	for (size_t i = 0; i < mv.n_sites; i++) {
 		struct mv_site *s = mv_site_if_built(i);
 
@@ -509,7 +514,7 @@ MV_API int multiverse_is_committed(void *fn)
 	mv_lock();
 	r = mv_sync();
 	if (r >= 0) {
-		f = mv_find_fn(fn);
+		f = mv_find_fn_named(fn);
 		v = f ? 0 : mv_find_var(fn);
 		if (f)
 			r = f->active != f->generic;

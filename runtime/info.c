@@ -5,14 +5,15 @@
 #include "internal.h"
 #include "multiverse-version.h"
 
-static unsigned distinct_bodies(const struct mv_desc_fn *d)
+static unsigned distinct_bodies(const struct mv_fn *f)
 {
+	const struct mv_desc_variant *x = f->variants;
 	unsigned n = 0;
 
-	for (uint32_t i = 0; i < d->n_variants; i++) {
+	for (uint32_t i = 0; i < f->desc->n_variants; i++) {
 		uint32_t j = 0;
 
-		while (j < i && d->variants[j].body != d->variants[i].body)
+		while (j < i && mv_desc_variant_body(&x[j]) != mv_desc_variant_body(&x[i]))
 			j++;
 		n += j == i;
 	}
@@ -65,17 +66,17 @@ MV_API const struct mv_info_fn *multiverse_info_fn(void *fn)
 	struct mv_fn *f;
 
 	mv_lock();
-	f = mv_sync() < 0 ? 0 : mv_find_fn(fn);
+	f = mv_sync() < 0 ? 0 : mv_find_fn_named(fn);
 	if (f) {
-		mv_check_sites(f->site0, f->n_sites, f, f->desc->name, &f->checked);
+		mv_check_sites(f->site0, f->n_sites, f, f->name, &f->checked);
 		struct tally t = tally_sites(f->site0, f->n_sites);
 
 		info = (struct mv_info_fn){
-			.name = f->desc->name,
+			.name = f->name,
 			.generic = f->generic,
 			.active = f->active,
 			.committed = f->active != f->generic,
-			.n_variants = f->desc->flags & MV_FN_PLAIN ? 0 : distinct_bodies(f->desc),
+			.n_variants = f->desc->flags & MV_FN_PLAIN ? 0 : distinct_bodies(f),
 			.n_sites = f->n_sites,
 			.n_sites_inlined = t.inlined,
 			.n_sites_skipped = t.skipped,
@@ -95,8 +96,8 @@ MV_API const struct mv_info_site *multiverse_info_site(void *fn, unsigned i)
 
 	mv_lock();
 	if (mv_sync() >= 0) {
-		if ((f = mv_find_fn(fn)) && i < f->n_sites) {
-			mv_check_sites(f->site0, f->n_sites, f, f->desc->name, &f->checked);
+		if ((f = mv_find_fn_named(fn)) && i < f->n_sites) {
+			mv_check_sites(f->site0, f->n_sites, f, f->name, &f->checked);
 			s = mv_site_if_built(f->site0 + i);
 		} else if (!f && (v = mv_find_var(fn)) && (v->flags & MV_VAR_FNPTR) && i < v->n_sites) {
 			mv_check_sites(v->site0, v->n_sites, 0, v->name, &v->checked);
@@ -188,10 +189,10 @@ static const char *probe_state(const struct mv_desc_guard *g)
 
 static void dump_variant(const struct mv_printer *out, const struct mv_desc_variant *x, unsigned i)
 {
-	out->print(out->ctx, "  variant %u at %p:", i, x->body);
+	out->print(out->ctx, "  variant %u at %p:", i, mv_desc_variant_body(x));
 	for (uint32_t j = 0; j < x->n_guards; j++) {
-		const struct mv_desc_guard *g = &x->guards[j];
-		const struct mv_var *v = mv_find_var(g->var);
+		const struct mv_desc_guard *g = &mv_desc_variant_guards(x)[j];
+		const struct mv_var *v = mv_find_var(mv_desc_guard_var(x, g));
 		int sgn = v && v->flags & MV_VAR_SIGNED;
 
 		const char *probe = v && v->flags & MV_VAR_FNPTR ? probe_state(g) : 0;
@@ -216,7 +217,7 @@ static void dump_variant(const struct mv_printer *out, const struct mv_desc_vari
 /* A plain function's record of its own code. */
 static void dump_own_code(const struct mv_printer *out, const struct mv_desc_variant *x)
 {
-	out->print(out->ctx, "  own code at %p: ", x->body);
+	out->print(out->ctx, "  own code at %p: ", mv_desc_variant_body(x));
 	if (x->inlining == MV_INLINE_OK)
 		out->print(out->ctx, "inlinable, %u bytes\n", x->copy_len);
 	else
@@ -231,7 +232,7 @@ static void dump_fn(const struct mv_printer *out, const struct mv_fn *f)
 		[MV_AREA_ORIG] = "nop", [MV_AREA_BRANCH] = "jmp",
 	};
 
-	out->print(out->ctx, "function %s at %p: ", d->name, f->generic);
+	out->print(out->ctx, "function %s at %p: ", f->name, f->generic);
 	if (d->flags & MV_FN_PLAIN)
 		out->print(out->ctx, "plain (no variants)");
 	else if (f->active != f->generic)
@@ -243,9 +244,9 @@ static void dump_fn(const struct mv_printer *out, const struct mv_fn *f)
 	out->print(out->ctx, ", entry %s\n", entry[f->entry.state] ? entry[f->entry.state] : "?");
 	for (uint32_t i = 0; i < d->n_variants; i++)
 		if (d->flags & MV_FN_PLAIN)
-			dump_own_code(out, &d->variants[i]);
+			dump_own_code(out, &f->variants[i]);
 		else
-			dump_variant(out, &d->variants[i], i);
+			dump_variant(out, &f->variants[i], i);
 	dump_sites(out, f->site0, f->n_sites);
 }
 

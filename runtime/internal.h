@@ -167,6 +167,11 @@ struct mv_var {
 struct mv_fn {
 	void *generic;
 	const struct mv_desc_fn *desc;
+	const char *name;                         /* desc's */
+	const struct mv_desc_variant *variants;   /* desc's */
+	uintptr_t code;           /* where its code starts: its entry NOP, or
+				     the landing pad or debugger's NOP before
+				     it (MV_FN_ENTRY_AFTER_PAD) */
 	void *active;             /* the body commit and revert chose: what
 				     calls reach unless redirected */
 	void *redirect;           /* multiverse_redirect(): the function its
@@ -268,9 +273,7 @@ void mv_forget(const struct mv_module *m, const struct mv_span *spans, size_t n)
 int mv_in_spans(const struct mv_span *spans, size_t n, const void *p);
 struct mv_var *mv_find_var(const void *addr);
 struct mv_fn *mv_find_fn(const void *generic);
-/* Where a function's code starts: its entry NOP, or the landing pad or
- * debugger's NOP before it. */
-uintptr_t mv_fn_code(const struct mv_desc_fn *d);
+struct mv_fn *mv_find_fn_named(const void *p);
 
 /* select.c */
 typedef const struct mv_var *mv_var_lookup(const void *addr);

@@ -160,28 +160,29 @@ static int build_fn(const struct mv_fn *f)
 	if (!r)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < d->n_variants; i++)
-		n_guards += d->variants[i].n_guards;
+		n_guards += f->variants[i].n_guards;
 	if (grow(&r->mvfns, &r->cap_mvfns, d->n_variants, sizeof *r->mvfns) < 0 ||
 	    grow(&r->guards, &r->cap_guards, n_guards, sizeof *r->guards) < 0)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < d->n_variants; i++) {
-		const struct mv_desc_variant *x = &d->variants[i];
+		const struct mv_desc_variant *x = &f->variants[i];
 		struct mv_luhsra_mvfn *m = &r->mvfns[i];
 
-		m->function_body = x->body;
+		m->function_body = mv_desc_variant_body(x);
 		m->n_assignments = x->n_guards;
 		m->assignments = &r->guards[k];
 		m->type = x->inlining == MV_INLINE_OK && !x->copy_len ? MVFN_TYPE_NOP : MVFN_TYPE_NONE;
 		m->constant = 0;
 		for (uint32_t j = 0; j < x->n_guards; j++, k++) {
-			const struct mv_desc_guard *g = &x->guards[j];
-			const struct mv_var *v = mv_find_var(g->var);
+			const struct mv_desc_guard *g = &mv_desc_variant_guards(x)[j];
+			void *var = mv_desc_guard_var(x, g);
+			const struct mv_var *v = mv_find_var(var);
 			struct var_rec *vr = v ? index_find(&var_index, v->addr) : 0;
 
 			if (vr)
 				r->guards[k].variable.info = &vr->pub;
 			else
-				r->guards[k].variable.location = g->var;
+				r->guards[k].variable.location = var;
 			r->guards[k].lower_bound = bound32(g->low, v && v->flags & MV_VAR_SIGNED);
 			r->guards[k].upper_bound = bound32(g->high, v && v->flags & MV_VAR_SIGNED);
 			if (vr && vr->last != f) {
@@ -190,7 +191,7 @@ static int build_fn(const struct mv_fn *f)
 			}
 		}
 	}
-	set_name(&r->pub.name, d->name);
+	set_name(&r->pub.name, f->name);
 	r->pub.function_body = f->generic;
 	r->pub.mv_functions = r->mvfns;
 	r->pub.n_mv_functions = d->n_variants;
@@ -230,9 +231,12 @@ static int link_readers(void)
 
 		if (d->flags & MV_FN_PLAIN)
 			continue;
-		for (uint32_t i = 0; i < d->n_variants; i++)
-			for (uint32_t k = 0; k < d->variants[i].n_guards; k++) {
-				struct var_rec *vr = index_find(&var_index, d->variants[i].guards[k].var);
+		for (uint32_t i = 0; i < d->n_variants; i++) {
+			const struct mv_desc_variant *x = &f->variants[i];
+
+			for (uint32_t k = 0; k < x->n_guards; k++) {
+				struct var_rec *vr = index_find(&var_index,
+					mv_desc_guard_var(x, &mv_desc_variant_guards(x)[k]));
 
 				if (!vr || vr->last == f)
 					continue;
@@ -240,6 +244,7 @@ static int link_readers(void)
 				vr->refs[vr->n_readers++].fn =
 					&((struct fn_rec *)index_find(&fn_index, f->generic))->pub;
 			}
+		}
 	}
 	for (size_t i = 0; i < mv.n_vars; i++) {
 		struct var_rec *vr = index_find(&var_index, mv.vars[i].addr);
@@ -298,7 +303,7 @@ static void refresh(void)
 			continue;
 		r = index_find(&fn_index, f->generic);
 		for (uint32_t k = 0; f->active != f->generic && !active && k < d->n_variants; k++)
-			if (d->variants[k].body == f->active)
+			if (mv_desc_variant_body(&f->variants[k]) == f->active)
 				active = &r->mvfns[k];
 		r->pub.active_mvfn = active;
 	}
@@ -324,7 +329,7 @@ MV_API struct mv_luhsra_fn *multiverse_luhsra_info_fn(void *fn)
 
 	mv_lock();
 	if (update() >= 0) {
-		f = mv_find_fn(fn);
+		f = mv_find_fn_named(fn);
 		v = f ? 0 : mv_find_var(fn);
 		if ((f && !(f->desc->flags & MV_FN_PLAIN)) || (v && v->flags & MV_VAR_FNPTR))
 			info = &((struct fn_rec *)index_find(&fn_index, f ? f->generic : v->addr))->pub;

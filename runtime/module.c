@@ -88,11 +88,13 @@ static int loses_target(const struct mv_var *v, const struct unload *u)
 static int reads_switch_in(const struct mv_fn *f, const struct unload *u)
 {
 	for (uint32_t i = 0; i < f->desc->n_variants; i++) {
-		const struct mv_desc_variant *v = &f->desc->variants[i];
-		for (uint32_t g = 0; g < v->n_guards; g++)
-			if (in_spans(u, v->guards[g].var) ||
-			    loses_target(mv_find_var(v->guards[g].var), u))
+		const struct mv_desc_variant *v = &f->variants[i];
+		for (uint32_t g = 0; g < v->n_guards; g++) {
+			void *var = mv_desc_guard_var(v, &mv_desc_variant_guards(v)[g]);
+
+			if (in_spans(u, var) || loses_target(mv_find_var(var), u))
 				return 1;
+		}
 	}
 	return 0;
 }
@@ -125,7 +127,7 @@ static int let_go(void *ctx)
 		int loses, unredirect;
 
 		if (fn_in(f, u->m)) {
-			err = restore_sites(u, f->site0, f->n_sites, f->desc->name);
+			err = restore_sites(u, f->site0, f->n_sites, f->name);
 			continue;
 		}
 		loses = f->active != f->generic &&

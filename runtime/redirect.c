@@ -64,7 +64,7 @@ static const struct mv_fn *variant_of(const void *p)
 		if (d->flags & MV_FN_PLAIN)
 			continue;
 		for (uint32_t k = 0; k < d->n_variants; k++)
-			if (d->variants[k].body == p)
+			if (mv_desc_variant_body(&mv.fns[i].variants[k]) == p)
 				return &mv.fns[i];
 	}
 	return 0;
@@ -76,7 +76,7 @@ static int loops(const struct mv_fn *f, const void *p)
 	const struct mv_fn *g;
 
 	for (size_t hops = 0; hops <= mv.n_fns; hops++) {
-		if (p == f->generic || (uintptr_t)p == mv_fn_code(f->desc))
+		if (p == f->generic || (uintptr_t)p == f->code)
 			return 1;
 		if (!(g = mv_find_fn(p)) || !g->redirect)
 			return 0;
@@ -107,23 +107,23 @@ static int refuse(const char *api, const void *old, const struct mv_fn *f, void 
 		return 0;       /* undoing works whatever became of the entry */
 	if (f->entry.state < MV_AREA_ORIG)
 		return mv_error(-EINVAL, "%s: %s: its entry cannot be patched (%s); "
-				"nothing was written", api, f->desc->name,
+				"nothing was written", api, f->name,
 				f->entry.state == MV_AREA_SKIPPED ? "it changed behind our back" :
 				"not the NOP the compiler plants");
 	if (loops(f, new))
 		return mv_error(-ELOOP, "%s: %s: %" MV_PRIaddr " is %s; nothing was written", api,
-				f->desc->name, new, new == old ? "the function itself" :
+				f->name, new, new == old ? "the function itself" :
 				"redirected back to it");
 	if (is_api(new) || mv_in_runtime_module(new))
 		return mv_error(-EINVAL, "%s: %s: %" MV_PRIaddr " is inside the multiverse "
-				"runtime; nothing was written", api, f->desc->name, new);
+				"runtime; nothing was written", api, f->name, new);
 	if (!mv_is_code(new))
 		return mv_error(-EFAULT, "%s: %s: %" MV_PRIaddr " is not in an executable segment "
-				"of a loaded module; nothing was written", api, f->desc->name, new);
+				"of a loaded module; nothing was written", api, f->name, new);
 	if (!mv_find_fn(new) && (g = variant_of(new)))
 		return mv_error(-EINVAL, "%s: %s: %" MV_PRIaddr " is a variant of %s, which "
 				"may lack a landing pad; redirect to a function's own address; "
-				"nothing was written", api, f->desc->name, new, g->desc->name);
+				"nothing was written", api, f->name, new, g->name);
 	return 0;
 }
 
@@ -134,7 +134,7 @@ struct redirect {
 static int op_redirect(void *ctx)
 {
 	struct redirect *r = ctx;
-	struct mv_fn *f = mv_find_fn(r->old);
+	struct mv_fn *f = mv_find_fn_named(r->old);
 	int err = refuse("multiverse_redirect", r->old, f, r->new);
 
 	if (err || f->redirect == r->new)
@@ -155,7 +155,7 @@ MV_API int multiverse_redirect(void *old_fn, void *new_fn)
 	mv_lock();
 	err = mv_sync();
 	if (err >= 0)
-		err = refuse("multiverse_redirect", old_fn, mv_find_fn(old_fn), new_fn);
+		err = refuse("multiverse_redirect", old_fn, mv_find_fn_named(old_fn), new_fn);
 	pin = !err && new_fn && !registered(new_fn);
 	mv_unlock();
 	if (err < 0)

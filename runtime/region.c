@@ -53,13 +53,14 @@ static int copyable(const struct mv_desc_variant *v)
  * gets a region too, when a copy saves the call. */
 static int fits_call(const struct mv_site *s, const struct mv_fn *f)
 {
-	if (f && f->desc->flags & MV_FN_PLAIN)        /* never selected */
+	const struct mv_desc_variant *v;
+
+	if (!f || f->desc->flags & MV_FN_PLAIN)       /* never selected */
 		return 0;
-	for (uint32_t i = 0; f && i < f->desc->n_variants; i++) {
-		const struct mv_desc_variant *v = &f->desc->variants[i];
-		if (copyable(v) && mv_arch_fits(&s->insn, v->copy_len, s->area.len))
+	v = f->variants;
+	for (uint32_t i = 0; i < f->desc->n_variants; i++)
+		if (copyable(&v[i]) && mv_arch_fits(&s->insn, v[i].copy_len, s->area.len))
 			return 1;
-	}
 	return 0;
 }
 
@@ -67,13 +68,14 @@ static int fits_call(const struct mv_site *s, const struct mv_fn *f)
  * f may fit a call (fits_call() needs the decoded call itself). */
 int mv_region_may_fit_call(const struct mv_fn *f)
 {
+	const struct mv_desc_variant *v;
+
 	if (!MV_PLATFORM_REGIONS || !f || f->desc->flags & MV_FN_PLAIN)
 		return 0;
-	for (uint32_t i = 0; i < f->desc->n_variants; i++) {
-		const struct mv_desc_variant *v = &f->desc->variants[i];
-		if (copyable(v) && v->copy_len <= MV_ARCH_SITE_MAX)
+	v = f->variants;
+	for (uint32_t i = 0; i < f->desc->n_variants; i++)
+		if (copyable(&v[i]) && v[i].copy_len <= MV_ARCH_SITE_MAX)
 			return 1;
-	}
 	return 0;
 }
 
@@ -123,6 +125,7 @@ void mv_region_free(struct mv_site *s)
 void mv_region_capture(struct mv_fn *f)
 {
 	const struct mv_desc_fn *d = f->desc;
+	const struct mv_desc_variant *x = f->variants;
 	size_t n = 0;
 
 	free(f->pristine);
@@ -130,16 +133,16 @@ void mv_region_capture(struct mv_fn *f)
 	if (!MV_PLATFORM_REGIONS)
 		return;
 	for (uint32_t i = 0; i < d->n_variants; i++)
-		if (d->variants[i].inlining == MV_INLINE_OK)
-			n += d->variants[i].copy_len;
+		if (x[i].inlining == MV_INLINE_OK)
+			n += x[i].copy_len;
 	if (!n || !(f->pristine = malloc(n)))
 		return;         /* without it, nothing of f is copied */
 	n = 0;
 	for (uint32_t i = 0; i < d->n_variants; i++) {
-		const struct mv_desc_variant *v = &d->variants[i];
+		const struct mv_desc_variant *v = &x[i];
 		if (v->inlining != MV_INLINE_OK)
 			continue;
-		if (mv_mem_read(f->pristine + n, (const uint8_t *)v->body + v->copy_off,
+		if (mv_mem_read(f->pristine + n, (const uint8_t *)mv_desc_variant_body(v) + v->copy_off,
 				v->copy_len)) {
 			free(f->pristine);
 			f->pristine = 0;
@@ -154,12 +157,13 @@ const uint8_t *mv_region_pristine(struct mv_fn *f, const struct mv_desc_variant 
 {
 	size_t n = 0;
 
+	const struct mv_desc_variant *x = f->variants;
+
 	for (uint32_t i = 0; f->pristine && i < f->desc->n_variants; i++) {
-		const struct mv_desc_variant *x = &f->desc->variants[i];
-		if (x == v)
+		if (&x[i] == v)
 			return f->pristine + n;
-		if (x->inlining == MV_INLINE_OK)
-			n += x->copy_len;
+		if (x[i].inlining == MV_INLINE_OK)
+			n += x[i].copy_len;
 	}
 	return 0;
 }
@@ -195,7 +199,8 @@ static int copy_variant(struct mv_site *s, const struct mv_desc_variant *v,
 			const uint8_t *pristine, uint8_t *buf, uint8_t *eq)
 {
 	struct mv_area *r = s->region;
-	const uint8_t *from = (const uint8_t *)v->body + v->copy_off;
+	const uint8_t *body = mv_desc_variant_body(v), *from = body + v->copy_off;
+	const struct mv_desc_reloc *relocs = mv_desc_variant_relocs(v);
 
 	if (!pristine || v->inlining != MV_INLINE_OK ||
 	    !mv_arch_fits(&s->insn, v->copy_len, r->len) || mv_mem_read(buf, from, v->copy_len))
@@ -203,11 +208,11 @@ static int copy_variant(struct mv_site *s, const struct mv_desc_variant *v,
 	if (memcmp(buf, pristine, v->copy_len))
 		return -2;
 	for (uint32_t i = 0; i < v->n_relocs; i++)
-		if (mv_arch_relocate(buf, v->copy_len, &v->relocs[i], (uintptr_t)from,
+		if (mv_arch_relocate(buf, v->copy_len, &relocs[i], (uintptr_t)from,
 				     (uintptr_t)r->addr))
 			return -1;
 	mv_arch_finish_copy(buf, v->copy_len, r->len, &s->insn);
-	if (mv_arch_branch(eq, &s->insn, (uintptr_t)s->area.addr, (uintptr_t)v->body))
+	if (mv_arch_branch(eq, &s->insn, (uintptr_t)s->area.addr, (uintptr_t)body))
 		return -1;
 	return mv_poke_writable(buf, r->len) ? 0 : -1;
 }
@@ -234,10 +239,10 @@ int mv_region_point(struct mv_site *s, const void *body, const struct mv_body *i
 	       (r->state == MV_AREA_COPIED || mv_poke_copies_allowed());
 	if (copy && (err = copy_variant(s, v, pristine, buf, eq)) < 0) {
 		static const void *told;        /* said once per variant in a row */
-		if (err == -2 && told != v->body && (told = v->body))
+		if (err == -2 && told != mv_desc_variant_body(v) && (told = mv_desc_variant_body(v)))
 			mv_report("%s: the code at %" MV_PRIaddr " changed since it was loaded "
 				  "(a debugger's breakpoint?); it is called, not copied",
-				  name, v->body);
+				  name, told);
 		copy = 0;
 	}
 	if (!copy) {

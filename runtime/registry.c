@@ -68,8 +68,8 @@ int mv_register_locked(const struct mv_module *d)
 	return mv_module_loaded(&m->d);
 }
 
-/* Version 4 records are version 5's with every address absolute: the
- * site records' flags say which form each field has. */
+/* Versions 4 and 5 are version 6 with fewer addresses as distances: each
+ * record's flags say which form each of its fields has. */
 static int readable(uint32_t version)
 {
 	return version >= MV_DESCRIPTOR_VERSION_OLDEST && version <= MV_DESCRIPTOR_VERSION;

@@ -51,9 +51,10 @@ const struct mv_desc_variant *mv_select(const struct mv_desc_variant *v,
 	const struct mv_desc_variant *best = 0;
 
 	for (; n--; v++) {
+		const struct mv_desc_guard *g = mv_desc_variant_guards(v);
 		uint32_t i = 0;
 
-		while (i < v->n_guards && mv_guard_holds(&v->guards[i], find(v->guards[i].var)))
+		while (i < v->n_guards && mv_guard_holds(&g[i], find(mv_desc_guard_var(v, &g[i]))))
 			i++;
 		if (i == v->n_guards && (!best || v->n_guards > best->n_guards))
 			best = v;
@@ -64,9 +65,12 @@ const struct mv_desc_variant *mv_select(const struct mv_desc_variant *v,
 /* Whether some variant of fn is specialized on the switch at var. */
 int mv_reads(const struct mv_desc_fn *fn, const void *var)
 {
-	for (uint32_t i = 0; i < fn->n_variants; i++)
-		for (uint32_t j = 0; j < fn->variants[i].n_guards; j++)
-			if (fn->variants[i].guards[j].var == var)
+	for (uint32_t i = 0; i < fn->n_variants; i++) {
+		const struct mv_desc_variant *v = &mv_desc_fn_variants(fn)[i];
+
+		for (uint32_t j = 0; j < v->n_guards; j++)
+			if (mv_desc_guard_var(v, &mv_desc_variant_guards(v)[j]) == var)
 				return 1;
+	}
 	return 0;
 }

@@ -122,7 +122,7 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 	}
 	s->via_switch = via_switch;
 	if (f)
-		s->callee_code = mv_fn_code(f->desc);
+		s->callee_code = f->code;
 	if (!mv_arch_decode(mv_orig(a), a->len, (uintptr_t)addr, &s->insn)) {
 		a->len = s->insn.len;
 		if (!mv_poke_writable(mv_orig(a), a->len)) {

@@ -128,17 +128,19 @@ static int merge_vars(const struct mv_module *m)
 
 		if ((w != 1 && w != 2 && w != 4 && w != 8) ||
 		    (d->flags & MV_VAR_FNPTR && w != sizeof(void *))) {
-			mv_report("switch %s: width %u is not supported; ignored", d->name, w);
+			mv_report("switch %s: width %u is not supported; ignored",
+				  mv_desc_var_name(d), w);
 			continue;
 		}
-		tmp.order[n++] = (struct order){ { (uintptr_t)d->addr }, d - m->var };
+		tmp.order[n++] = (struct order){ { (uintptr_t)mv_desc_var_addr(d) }, d - m->var };
 	}
 	sort_orders(&tmp, n, 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct mv_desc_var *d = &m->var[tmp.order[i].at];
 
 		*(struct mv_var *)new_record(mv.vars, used, sizeof *mv.vars, &tmp, i) = (struct mv_var){
-			.addr = d->addr, .name = d->name, .width = d->width, .flags = d->flags,
+			.addr = mv_desc_var_addr(d), .name = mv_desc_var_name(d),
+			.width = d->width, .flags = d->flags & MV_VAR_KIND,
 			.bound = !(d->flags & MV_VAR_TRACKED),
 		};
 	}
@@ -175,14 +177,14 @@ static void capture_entry(struct mv_fn *f)
 {
 	char hex[3 * MV_AREA_MAX];
 
-	if (mv_area_capture(&f->entry, f->desc->entry, MV_ARCH_ENTRY_LEN)) {
+	if (mv_area_capture(&f->entry, mv_desc_fn_entry(f->desc), MV_ARCH_ENTRY_LEN)) {
 		mv_report("function %s: entry %" MV_PRIaddr " is not readable; it will not be committed",
-			  f->desc->name, f->desc->entry);
+			  f->name, mv_desc_fn_entry(f->desc));
 	} else if (memcmp(mv_orig(&f->entry), mv_arch_entry_nop, MV_ARCH_ENTRY_LEN) ||
 		   !mv_poke_writable(mv_orig(&f->entry), MV_ARCH_ENTRY_LEN)) {
 		f->entry.state = MV_AREA_INVALID;
 		mv_report("function %s: entry %" MV_PRIaddr " holds %s, not the patch area; it will not be committed",
-			  f->desc->name, f->desc->entry,
+			  f->name, mv_desc_fn_entry(f->desc),
 			  mv_hex(hex, mv_orig(&f->entry), MV_ARCH_ENTRY_LEN));
 	}
 }
@@ -194,6 +196,17 @@ static int says(const struct mv_desc_fn *d)
 	return !d->n_variants ? 0 : d->flags & MV_FN_PLAIN ? 1 : 2;
 }
 
+/* f's record, and what the runtime reads of it often, decoded once */
+static void describe(struct mv_fn *f, const struct mv_desc_fn *d)
+{
+	f->desc = d;
+	f->name = mv_desc_fn_name(d);
+	f->variants = mv_desc_fn_variants(d);
+	f->code = (uintptr_t)mv_desc_fn_entry(d) -
+		  (d->flags & MV_FN_ENTRY_AFTER_PAD ? MV_ARCH_PAD_LEN : 0) -
+		  (d->flags & MV_FN_ENTRY_AFTER_PAD_NOP ? MV_ARCH_PAD_LEN : 0);
+}
+
 static int merge_fns(const struct mv_module *m)
 {
 	size_t k = 0, n = m->fn_end - m->fn, used = mv.n_fns;
@@ -202,14 +215,15 @@ static int merge_fns(const struct mv_module *m)
 	if (reserve(&mv.fns, used, n, sizeof *mv.fns, &tmp) || reserve_orders(&tmp, n))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		tmp.order[i] = (struct order){ { (uintptr_t)m->fn[i].generic }, i };
+		tmp.order[i] = (struct order){ { (uintptr_t)mv_desc_fn_generic(&m->fn[i]) }, i };
 	sort_orders(&tmp, n, 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct mv_desc_fn *d = &m->fn[tmp.order[i].at];
 
-		*(struct mv_fn *)new_record(mv.fns, used, sizeof *mv.fns, &tmp, i) = (struct mv_fn){
-			.generic = d->generic, .desc = d, .active = d->generic,
-		};
+		struct mv_fn *f = new_record(mv.fns, used, sizeof *mv.fns, &tmp, i);
+
+		*f = (struct mv_fn){ .generic = mv_desc_fn_generic(d), .active = mv_desc_fn_generic(d) };
+		describe(f, d);
 	}
 	join_sorted(mv.fns, used, n, sizeof *mv.fns, 1, &tmp);
 	mv.n_fns = used + n;
@@ -225,7 +239,7 @@ static int merge_fns(const struct mv_module *m)
 			 * are, stably sorted: the first is the one in use). */
 			if (says(mv.fns[k - 1].desc) < says(f->desc) &&
 			    !mv.fns[k - 1].redirect && mv.fns[k - 1].entry.state <= MV_AREA_ORIG) {
-				mv.fns[k - 1].desc = f->desc;
+				describe(&mv.fns[k - 1], f->desc);
 				mv.fns[k - 1].entry = (struct mv_area){ 0 };
 			}
 			continue;
@@ -443,7 +457,7 @@ static int place_sites(const struct mv_module *m, uintptr_t *restrict base, int 
 			goto out;
 		}
 		group[i] = (uint32_t)c->rank;
-		at[group[i] + 1]++;
+		at[c->rank + 1]++;
 	}
 	for (size_t g = 0; g < callees; g++)
 		at[g + 1] += at[g];
@@ -627,7 +641,7 @@ void mv_check_region_sites(void)
 		for (size_t k = f->site0; (all || padded_unread) && k < f->site0 + f->n_sites; k++)
 			if ((all || mv_site_desc(k)->pad) &&
 			    mv_site_build(k)->area.state == MV_AREA_UNRESOLVED)
-				mv_site_resolve(&mv.sites[k], f, f->desc->name);
+				mv_site_resolve(&mv.sites[k], f, f->name);
 	}
 	for (size_t i = 0; i < mv.n_vars; i++) {
 		struct mv_var *v = &mv.vars[i];
@@ -645,7 +659,7 @@ void mv_check_region_sites(void)
 void mv_check_all_sites(void)
 {
 	for (size_t i = 0; i < mv.n_fns; i++)
-		mv_check_sites(mv.fns[i].site0, mv.fns[i].n_sites, &mv.fns[i], mv.fns[i].desc->name,
+		mv_check_sites(mv.fns[i].site0, mv.fns[i].n_sites, &mv.fns[i], mv.fns[i].name,
 			       &mv.fns[i].checked);
 	for (size_t i = 0; i < mv.n_vars; i++)
 		if (mv.vars[i].flags & MV_VAR_FNPTR)
@@ -694,10 +708,21 @@ struct mv_var *mv_find_var(const void *addr)
 	return 0;
 }
 
-uintptr_t mv_fn_code(const struct mv_desc_fn *d)
+/* The function a caller of the API names: by its address, or by its
+ * code's where the two differ.  A library built by Clang with
+ * -fno-semantic-interposition takes its own functions' addresses at
+ * their code, where a non-PIE program's PLT entry may be their address
+ * (AArch64).  Not a switch's address, which is never a function's. */
+struct mv_fn *mv_find_fn_named(const void *p)
 {
-	return (uintptr_t)d->entry - (d->flags & MV_FN_ENTRY_AFTER_PAD ? MV_ARCH_PAD_LEN : 0) -
-	       (d->flags & MV_FN_ENTRY_AFTER_PAD_NOP ? MV_ARCH_PAD_LEN : 0);
+	struct mv_fn *f = mv_find_fn(p);
+
+	if (f || !p || mv_find_var(p))
+		return f;
+	for (size_t i = 0; !f && i < mv.n_fns; i++)
+		if (mv.fns[i].code == (uintptr_t)p)
+			f = &mv.fns[i];
+	return f;
 }
 
 struct mv_fn *mv_find_fn(const void *generic)

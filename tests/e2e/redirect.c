@@ -241,8 +241,8 @@ int main(void)
 		/* the entry patch area, as the descriptor names it */
 		for (const struct mv_desc_fn *d = __start___multiverse_fn;
 		     d < __stop___multiverse_fn; d++)
-			if (d->generic == (void *)tampered)
-				entry = d->entry;
+			if (mv_desc_fn_generic(d) == (void *)tampered)
+				entry = mv_desc_fn_entry(d);
 		CHECK(entry && fd >= 0);
 		if (entry && fd >= 0) {
 			memcpy(was, entry, sizeof jump);

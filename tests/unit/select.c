@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -162,11 +163,60 @@ static void test_select(void)
 	CHECK(mv_reads(&fn, &unknown) && !mv_reads(&fn, &u));
 }
 
+/* target less the address of the field that holds it (0: NULL) */
+#define DISTANCE(field, target) \
+	((field) = (target) ? (int64_t)((uintptr_t)(target) - (uintptr_t)&(field)) : 0)
+
+/* The same selection with records that hold distances (descriptor
+ * version 6), as the plugins write them, and absolute ones mixed. */
+static void test_distances(void)
+{
+	static struct mv_desc_guard a1b1[2] = { { .low = 1, .high = 1 }, { .low = 1, .high = 1 } };
+	static const struct mv_desc_guard a0[] = { { &a, 0, 0 } };
+	static struct mv_desc_variant v[3];
+	static struct mv_desc_fn fn = { .n_variants = 3, .flags = MV_FN_RELATIVE };
+	static const char name[] = "rel";
+	static char body[3];
+
+	DISTANCE(a1b1[0].var_offset, &a);
+	DISTANCE(a1b1[1].var_offset, &b);
+	DISTANCE(v[0].body_offset, &body[0]);
+	DISTANCE(v[0].guards_offset, a1b1);
+	v[0].n_guards = 2;
+	v[0].flags = MV_VARIANT_RELATIVE | MV_VARIANT_VARS_RELATIVE;
+	v[1] = (struct mv_desc_variant){ .body = &body[1], .guards = a0, .n_guards = 1 };
+	DISTANCE(v[2].body_offset, &body[2]);
+	DISTANCE(v[2].guards_offset, (void *)0);        /* no guards */
+	DISTANCE(v[2].relocs_offset, (void *)0);
+	v[2].flags = MV_VARIANT_RELATIVE;
+	DISTANCE(fn.name_offset, name);
+	DISTANCE(fn.variants_offset, v);
+	DISTANCE(fn.generic_offset, &body[0]);          /* not read as one */
+	DISTANCE(fn.entry_offset, &body[1]);
+
+	CHECK(!strcmp(mv_desc_fn_name(&fn), "rel") && mv_desc_fn_variants(&fn) == v);
+	CHECK(mv_desc_fn_generic(&fn) != body && mv_desc_fn_entry(&fn) == &body[1]);
+	fn.flags |= MV_FN_GENERIC_RELATIVE;
+	CHECK(mv_desc_fn_generic(&fn) == body);
+	CHECK(mv_desc_variant_guards(&v[2]) == 0 && mv_desc_variant_relocs(&v[2]) == 0);
+	CHECK(mv_desc_variant_body(&v[2]) == &body[2]);
+	a = 1, b = 1;
+	CHECK(mv_select(v, 2, find) == &v[0] && mv_desc_variant_body(&v[0]) == body);
+	b = 0;
+	CHECK(mv_select(v, 2, find) == 0);
+	a = 0;
+	CHECK(mv_select(v, 2, find) == &v[1]);
+	CHECK(mv_reads(&fn, &a) && mv_reads(&fn, &b) && !mv_reads(&fn, &u));
+	/* the third, guarded by nothing, holds always */
+	CHECK(mv_select(v, 3, find) == &v[1] && mv_select(v + 2, 1, find) == &v[2]);
+}
+
 int main(void)
 {
 	test_read();
 	test_guard();
 	test_canonical();
 	test_select();
+	test_distances();
 	return 0;
 }

@@ -62,7 +62,7 @@ static void show_function(struct seq_file *m, const struct mv_fn *f)
 {
 	const struct mv_desc_fn *d = f->desc;
 
-	seq_printf(m, "function %s: ", d->name);
+	seq_printf(m, "function %s: ", f->name);
 	if (d->flags & MV_FN_PLAIN)
 		seq_puts(m, "plain (no variants)");
 	else if (f->active != f->generic)
@@ -71,14 +71,16 @@ static void show_function(struct seq_file *m, const struct mv_fn *f)
 		seq_puts(m, "generic");
 	seq_printf(m, ", entry %s\n", area_states[f->entry.state]);
 	for (uint32_t i = 0; i < d->n_variants; i++) {
-		const struct mv_desc_variant *x = &d->variants[i];
+		const struct mv_desc_variant *x = &f->variants[i];
 
-		seq_printf(m, d->flags & MV_FN_PLAIN ? "  own code %ps:" : "  variant %ps:", x->body);
+		const struct mv_desc_guard *g = mv_desc_variant_guards(x);
+
+		seq_printf(m, d->flags & MV_FN_PLAIN ? "  own code %ps:" : "  variant %ps:",
+			   mv_desc_variant_body(x));
 		for (uint32_t j = 0; j < x->n_guards; j++) {
-			const struct mv_var *v = mv_find_var(x->guards[j].var);
+			const struct mv_var *v = mv_find_var(mv_desc_guard_var(x, &g[j]));
 
-			seq_printf(m, " %s in [%lld, %lld]", v ? v->name : "?",
-				   x->guards[j].low, x->guards[j].high);
+			seq_printf(m, " %s in [%lld, %lld]", v ? v->name : "?", g[j].low, g[j].high);
 		}
 		seq_puts(m, "\n");
 	}
@@ -109,7 +111,7 @@ static void *lookup(const char *name)
 	mv_lock();
 	if (mv_sync() >= 0) {
 		for (size_t i = 0; i < mv.n_fns && !addr; i++)
-			if (!strcmp(mv.fns[i].desc->name, name))
+			if (!strcmp(mv.fns[i].name, name))
 				addr = mv.fns[i].generic;
 		for (size_t i = 0; i < mv.n_vars && !addr; i++)
 			if (!strcmp(mv.vars[i].name, name))
