@@ -100,59 +100,66 @@ HIDDEN extern uint8_t hm_site_call[], hm_site_tail[], hm_site_slot[], hm_site_ho
 	hm_site_hook_tail[], hm_site_fp[], hm_site_fp_tail[], hm_site_bad[],
 	hm_site_victim[], hm_site_late[], hm_site_badslot[], hm_site_fp_bad[];
 
-static const struct mv_desc_guard g_sw0[] = { { &hm_sw, 0, 0 } };
-static const struct mv_desc_guard g_sw1[] = { { &hm_sw, 1, 1 } };
-static const struct mv_desc_guard g_sw2[] = { { &hm_sw, 2, 2 } };
-static const struct mv_desc_guard g_sw3[] = { { &hm_sw, 3, 6 } };
-static const struct mv_desc_guard g_sw7[] = { { &hm_sw, 7, 10 } };
-static const struct mv_desc_guard g_sw3t[] = { { &hm_sw, 3, 10 }, { &hm_t, 1, 1 } };
-static const struct mv_desc_guard g_sw5[] = { { &hm_sw, 5, 5 } };
+/* one guard: lo <= *v <= hi */
+#define GUARD(v, lo, hi) { .var = (v), .low = (lo), .high = (hi) }
+
+static const struct mv_desc_guard g_sw0[] = { GUARD(&hm_sw, 0, 0) };
+static const struct mv_desc_guard g_sw1[] = { GUARD(&hm_sw, 1, 1) };
+static const struct mv_desc_guard g_sw2[] = { GUARD(&hm_sw, 2, 2) };
+static const struct mv_desc_guard g_sw3[] = { GUARD(&hm_sw, 3, 6) };
+static const struct mv_desc_guard g_sw7[] = { GUARD(&hm_sw, 7, 10) };
+static const struct mv_desc_guard g_sw3t[] = { GUARD(&hm_sw, 3, 10), GUARD(&hm_t, 1, 1) };
+static const struct mv_desc_guard g_sw5[] = { GUARD(&hm_sw, 5, 5) };
 
 static const struct mv_desc_variant value_variants[] = {
-	{ hm_value_1, g_sw1, 1, 0 },
-	{ hm_value_2, g_sw2, 1, 0 },
-	{ hm_value_3, g_sw3, 1, 0 },
-	{ hm_value_3, g_sw7, 1, 0 },            /* merged: one body, two records */
-	{ hm_value_3t, g_sw3t, 2, 0 },
+	{ .body = hm_value_1, .guards = g_sw1, .n_guards = 1 },
+	{ .body = hm_value_2, .guards = g_sw2, .n_guards = 1 },
+	{ .body = hm_value_3, .guards = g_sw3, .n_guards = 1 },
+	{ .body = hm_value_3, .guards = g_sw7, .n_guards = 1 },  /* merged: one body, two records */
+	{ .body = hm_value_3t, .guards = g_sw3t, .n_guards = 2 },
 };
 
 static const struct mv_desc_variant hook_variants[] = {
-	{ hm_hook_0, g_sw0, 1, 0 },
-	{ hm_hook_5, g_sw5, 1, 0 },
+	{ .body = hm_hook_0, .guards = g_sw0, .n_guards = 1 },
+	{ .body = hm_hook_5, .guards = g_sw5, .n_guards = 1 },
 };
 
 /* Records repeat as they would from several units. */
 static const struct mv_desc_var vars[] SECTION("__multiverse_var") = {
-	{ &hm_sw, "hm_sw", 4, MV_VAR_SIGNED, 0 },
-	{ &hm_t, "hm_t", 1, MV_VAR_TRACKED, 0 },
-	{ &hm_fp, "hm_fp", 8, MV_VAR_FNPTR, 0 },
-	{ &hm_sw, "hm_sw", 4, MV_VAR_SIGNED, 0 },
+	{ .addr = &hm_sw, .name = "hm_sw", .width = 4, .flags = MV_VAR_SIGNED },
+	{ .addr = &hm_t, .name = "hm_t", .width = 1, .flags = MV_VAR_TRACKED },
+	{ .addr = &hm_fp, .name = "hm_fp", .width = 8, .flags = MV_VAR_FNPTR },
+	{ .addr = &hm_sw, .name = "hm_sw", .width = 4, .flags = MV_VAR_SIGNED },
 };
 
 static const struct mv_desc_fn fns[] SECTION("__multiverse_fn") = {
-	{ hm_hook, "hm_hook", (char *)hm_hook + 4, 0, 0, 0 },
-	{ hm_value, "hm_value", hm_value, value_variants, 5, 0 },
-	{ hm_hook, "hm_hook", (char *)hm_hook + 4, hook_variants, 2, 0 },
+	{ .generic = hm_hook, .name = "hm_hook", .entry = (char *)hm_hook + 4 },
+	{ .generic = hm_value, .name = "hm_value", .entry = hm_value,
+	  .variants = value_variants, .n_variants = 5 },
+	{ .generic = hm_hook, .name = "hm_hook", .entry = (char *)hm_hook + 4,
+	  .variants = hook_variants, .n_variants = 2 },
 };
 
 static const struct mv_desc_site sites[] SECTION("__multiverse_site") = {
-	{ hm_site_call, hm_value },
-	{ hm_site_tail, hm_value },
-	{ hm_site_slot, hm_value },
-	{ hm_site_hook, hm_hook },
-	{ hm_site_hook_tail, hm_hook },
-	{ hm_site_fp, &hm_fp },
-	{ hm_site_fp_tail, &hm_fp },
-	{ hm_site_bad, hm_value },             /* calls hm_other: invalid */
-	{ hm_site_badslot, hm_value },         /* slot holds hm_other: invalid */
-	{ hm_site_fp_bad, &hm_fp },            /* through another slot: invalid */
-	{ hm_site_victim, hm_value },
-	{ hm_site_call, hm_value },
+	{ .site = hm_site_call, .callee = hm_value },
+	{ .site = hm_site_tail, .callee = hm_value },
+	{ .site = hm_site_slot, .callee = hm_value },
+	{ .site = hm_site_hook, .callee = hm_hook },
+	{ .site = hm_site_hook_tail, .callee = hm_hook },
+	{ .site = hm_site_fp, .callee = &hm_fp },
+	{ .site = hm_site_fp_tail, .callee = &hm_fp },
+	{ .site = hm_site_bad, .callee = hm_value },      /* calls hm_other: invalid */
+	{ .site = hm_site_badslot, .callee = hm_value },  /* slot holds hm_other: invalid */
+	{ .site = hm_site_fp_bad, .callee = &hm_fp },     /* through another slot: invalid */
+	{ .site = hm_site_victim, .callee = hm_value },
+	{ .site = hm_site_call, .callee = hm_value },
 };
 
 /* A module that comes later, as a shared object would. */
-static const struct mv_desc_var late_vars[] = { { &hm_sw, "hm_sw", 4, MV_VAR_SIGNED, 0 } };
-static const struct mv_desc_site late_sites[] = { { hm_site_late, hm_value } };
+static const struct mv_desc_var late_vars[] = {
+	{ .addr = &hm_sw, .name = "hm_sw", .width = 4, .flags = MV_VAR_SIGNED },
+};
+static const struct mv_desc_site late_sites[] = { { .site = hm_site_late, .callee = hm_value } };
 
 extern const struct mv_desc_var __start___multiverse_var[] HIDDEN, __stop___multiverse_var[] HIDDEN;
 extern const struct mv_desc_fn __start___multiverse_fn[] HIDDEN, __stop___multiverse_fn[] HIDDEN;
@@ -475,6 +482,25 @@ static void test_late_module(void)
 	CHECK(same(hm_site_late, 5, "b8 07 00 00 00") && hm_call_late() == 7);
 }
 
+/* More modules than the registry keeps without allocating (registry.c
+ * pool): each is registered, and its switch found. */
+static void test_many_modules(void)
+{
+	static int sw[12];
+	static struct mv_desc_var vars[12];
+
+	multiverse_revert();            /* registering only records them */
+	for (int i = 0; i < 12; i++) {
+		vars[i] = (struct mv_desc_var){ .addr = &sw[i], .name = "many", .width = 4 };
+		CHECK(__multiverse_register_module(MV_DESCRIPTOR_VERSION, MV_MACHINE_X86_64,
+						   &vars[i], &vars[i] + 1, 0, 0, 0, 0) == 0);
+		CHECK(__multiverse_register_module(MV_DESCRIPTOR_VERSION, MV_MACHINE_X86_64,
+						   &vars[i], &vars[i] + 1, 0, 0, 0, 0) == 0);
+	}
+	for (int i = 0; i < 12; i++)
+		CHECK(multiverse_info_var(&sw[i]) != 0);
+}
+
 static void test_revert(void)
 {
 	CHECK(multiverse_revert() == 2);          /* hm_value, hm_fp */
@@ -569,5 +595,6 @@ int main(void)
 	test_errors();
 	test_corrupt();
 	test_dump();
+	test_many_modules();
 	return 0;
 }

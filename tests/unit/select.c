@@ -12,6 +12,9 @@
 #define CHECK(c) do { if (!(c)) { \
 	printf("select: line %d: %s\n", __LINE__, #c); exit(1); } } while (0)
 
+/* one guard: lo <= *v <= hi */
+#define GUARD(v, lo, hi) { .var = (v), .low = (lo), .high = (hi) }
+
 static int32_t a;
 static uint8_t b;
 static int64_t t;
@@ -58,10 +61,10 @@ static void test_read(void)
 static void test_guard(void)
 {
 	const struct mv_var *va = find(&a), *vt = find(&t), *vu = find(&u);
-	struct mv_desc_guard neg = { &a, -10, -1 }, pos = { &a, 0, 10 };
-	struct mv_desc_guard high = { &u, (int64_t)0xfffffffffffffff0ull, -1 };
-	struct mv_desc_guard wide = { &u, 1ll << 32, 1ll << 40 };
-	struct mv_desc_guard tg = { &t, -5, 5 };
+	struct mv_desc_guard neg = GUARD(&a, -10, -1), pos = GUARD(&a, 0, 10);
+	struct mv_desc_guard high = GUARD(&u, (int64_t)0xfffffffffffffff0ull, -1);
+	struct mv_desc_guard wide = GUARD(&u, 1ll << 32, 1ll << 40);
+	struct mv_desc_guard tg = GUARD(&t, -5, 5);
 
 	a = -5;
 	CHECK(mv_guard_holds(&neg, va));
@@ -96,13 +99,13 @@ static void test_guard(void)
 static void test_canonical(void)
 {
 	const struct mv_var *vw = find(&w), *vh = find(&h);
-	struct mv_desc_guard top = { &w, 0x80000001ll, 0x80000001ll };
-	struct mv_desc_guard sext = { &w, (int64_t)0xffffffff80000001ull,
-				      (int64_t)0xffffffff80000001ull };
-	struct mv_desc_guard span = { &w, 0x7fffffffll, 0x80000000ll };
-	struct mv_desc_guard max = { &w, 0xffffffffll, 0xffffffffll };
-	struct mv_desc_guard hmin = { &h, -32768, -32768 };
-	struct mv_desc_guard hzext = { &h, 0x8000, 0x8000 };
+	struct mv_desc_guard top = GUARD(&w, 0x80000001ll, 0x80000001ll);
+	struct mv_desc_guard sext = { .var = &w, .low = (int64_t)0xffffffff80000001ull,
+				      .high = (int64_t)0xffffffff80000001ull };
+	struct mv_desc_guard span = GUARD(&w, 0x7fffffffll, 0x80000000ll);
+	struct mv_desc_guard max = GUARD(&w, 0xffffffffll, 0xffffffffll);
+	struct mv_desc_guard hmin = GUARD(&h, -32768, -32768);
+	struct mv_desc_guard hzext = GUARD(&h, 0x8000, 0x8000);
 
 	w = 0x80000001u;
 	CHECK(mv_switch_read(&w, 4, 0) == 0x80000001ll);
@@ -123,20 +126,20 @@ static void test_canonical(void)
 
 static void test_select(void)
 {
-	static const struct mv_desc_guard a0[] = { { &a, 0, 0 } };
-	static const struct mv_desc_guard a1[] = { { &a, 1, 1 } };
-	static const struct mv_desc_guard a1b1[] = { { &a, 1, 1 }, { &b, 1, 1 } };
-	static const struct mv_desc_guard a1b1t[] = { { &t, 1, 1 }, { &a, 1, 1 }, { &b, 1, 1 } };
-	static const struct mv_desc_guard unk[] = { { &unknown, 0, 0 } };
+	static const struct mv_desc_guard a0[] = { GUARD(&a, 0, 0) };
+	static const struct mv_desc_guard a1[] = { GUARD(&a, 1, 1) };
+	static const struct mv_desc_guard a1b1[] = { GUARD(&a, 1, 1), GUARD(&b, 1, 1) };
+	static const struct mv_desc_guard a1b1t[] = { GUARD(&t, 1, 1), GUARD(&a, 1, 1), GUARD(&b, 1, 1) };
+	static const struct mv_desc_guard unk[] = { GUARD(&unknown, 0, 0) };
 	static const struct mv_desc_variant v[] = {
-		{ (void *)0x10, a0, 1, 0 },
-		{ (void *)0x11, a1, 1, 0 },
-		{ (void *)0x12, a1b1, 2, 0 },
-		{ (void *)0x13, a1b1, 2, 0 },
-		{ (void *)0x14, a1b1t, 3, 0 },
-		{ (void *)0x15, unk, 1, 0 },
+		{ .body = (void *)0x10, .guards = a0, .n_guards = 1 },
+		{ .body = (void *)0x11, .guards = a1, .n_guards = 1 },
+		{ .body = (void *)0x12, .guards = a1b1, .n_guards = 2 },
+		{ .body = (void *)0x13, .guards = a1b1, .n_guards = 2 },
+		{ .body = (void *)0x14, .guards = a1b1t, .n_guards = 3 },
+		{ .body = (void *)0x15, .guards = unk, .n_guards = 1 },
 	};
-	struct mv_desc_fn fn = { 0, "f", 0, v, 6, 0 };
+	struct mv_desc_fn fn = { .name = "f", .variants = v, .n_variants = 6 };
 
 	a = 0, b = 0;
 	CHECK(mv_select(v, 6, find) == &v[0]);
@@ -164,15 +167,18 @@ static void test_select(void)
 }
 
 /* target less the address of the field that holds it (0: NULL) */
-#define DISTANCE(field, target) \
-	((field) = (target) ? (int64_t)((uintptr_t)(target) - (uintptr_t)&(field)) : 0)
+static int64_t distance(const void *field, const void *target)
+{
+	return target ? (int64_t)((uintptr_t)target - (uintptr_t)field) : 0;
+}
+#define DISTANCE(field, target) ((field) = distance(&(field), (target)))
 
 /* The same selection with records that hold distances (descriptor
  * version 6), as the plugins write them, and absolute ones mixed. */
 static void test_distances(void)
 {
 	static struct mv_desc_guard a1b1[2] = { { .low = 1, .high = 1 }, { .low = 1, .high = 1 } };
-	static const struct mv_desc_guard a0[] = { { &a, 0, 0 } };
+	static const struct mv_desc_guard a0[] = { GUARD(&a, 0, 0) };
 	static struct mv_desc_variant v[3];
 	static struct mv_desc_fn fn = { .n_variants = 3, .flags = MV_FN_RELATIVE };
 	static const char name[] = "rel";
