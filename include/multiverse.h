@@ -192,7 +192,7 @@ const struct mv_info_var *multiverse_info_var(void *var);
 const struct mv_info_site *multiverse_info_site(void *fn, unsigned i);
 
 /* Prints every switch, function, variant with its guards, and site state to
- * out (stderr if NULL). */
+ * out (standard error, file descriptor 2, if NULL). */
 #ifdef __KERNEL__
 void multiverse_free_init_mem(void);
 #else

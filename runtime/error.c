@@ -4,8 +4,8 @@
  * as the calling thread's last error.
  *
  * While the other threads are stopped (mv_world_stop), one of them may
- * hold the lock of the platform's output (stderr's): messages are then
- * kept and printed at mv_report_release().
+ * hold a lock that printing takes: messages are then kept and printed
+ * at mv_report_release().
  */
 #include "internal.h"
 

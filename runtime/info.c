@@ -227,7 +227,7 @@ static void dump_own_code(const struct mv_printer *out, const struct mv_desc_var
 static void dump_fn(const struct mv_printer *out, const struct mv_fn *f)
 {
 	const struct mv_desc_fn *d = f->desc;
-	static const char *const entry[] = {
+	static const char entry[][8] = {     /* no pointers to relocate */
 		[MV_AREA_INVALID] = "invalid", [MV_AREA_SKIPPED] = "skipped",
 		[MV_AREA_ORIG] = "nop", [MV_AREA_BRANCH] = "jmp",
 	};
@@ -241,7 +241,7 @@ static void dump_fn(const struct mv_printer *out, const struct mv_fn *f)
 		out->print(out->ctx, "generic, not committed");
 	if (f->redirect)
 		out->print(out->ctx, ", redirected to %p", f->redirect);
-	out->print(out->ctx, ", entry %s\n", entry[f->entry.state] ? entry[f->entry.state] : "?");
+	out->print(out->ctx, ", entry %s\n", entry[f->entry.state][0] ? entry[f->entry.state] : "?");
 	for (uint32_t i = 0; i < d->n_variants; i++)
 		if (d->flags & MV_FN_PLAIN)
 			dump_own_code(out, &f->variants[i]);

@@ -16,9 +16,36 @@ struct module {
 	int touched;          /* a merge was tried: records may be in the tables */
 	int stays;            /* found to go only with the process or the
 				 runtime (mv_module_stays), at exit */
+	int pooled;           /* a place in pool[], taken */
 };
 
-static struct module *modules, **modules_end = &modules;
+/* The first modules' places, so that registering allocates nothing: a
+ * process that never calls the API never starts its C library's
+ * allocator for us (musl's empty program). */
+static struct module pool[8];
+
+static struct module *module_new(void)
+{
+	for (size_t i = 0; i < sizeof pool / sizeof *pool; i++)
+		if (!pool[i].pooled) {
+			pool[i] = (struct module){ .pooled = 1 };
+			return &pool[i];
+		}
+	return calloc(1, sizeof(struct module));
+}
+
+static void module_free(struct module *m)
+{
+	if (m >= pool && m < pool + sizeof pool / sizeof *pool)
+		m->pooled = 0;
+	else
+		free(m);
+}
+
+/* modules_end is set by the first registration: an initial &modules
+ * would be one more relocation at every start of a C library with the
+ * runtime in it. */
+static struct module *modules, **modules_end;
 static int dirty;             /* some module is not merged yet */
 static int lost;              /* a module could not be registered */
 
@@ -55,13 +82,15 @@ int mv_register_locked(const struct mv_module *d)
 
 	if (*p)
 		return 0;
-	m = calloc(1, sizeof *m);
+	m = module_new();
 	if (!m) {
 		lost = 1;
 		return mv_error(-ENOMEM, "out of memory registering a module: "
 				"its code stays generic");
 	}
 	m->d = *d;
+	if (!modules_end)
+		modules_end = &modules;
 	*modules_end = m;
 	modules_end = &m->next;
 	dirty = 1;
@@ -155,7 +184,7 @@ MV_API int __multiverse_unregister_module(uint32_t version, uint32_t machine,
 		*p = m->next;
 		if (modules_end == &m->next)
 			modules_end = p;
-		free(m);
+		module_free(m);
 	}
 	mv_unlock();
 	return err;

@@ -99,13 +99,25 @@ static int is_program(const void *inside)
 	return 0;
 }
 
+/* The first and last bytes of the module the runtime is linked into, as
+ * the static linker defines them in every module (GNU ld, lld); hidden,
+ * so this module's own.  Weak: a linker that does not define them. */
+extern const char __ehdr_start[] __attribute__((weak, visibility("hidden")));
+extern const char _end[] __attribute__((weak, visibility("hidden")));
+
 /* The program, or the module the runtime is linked into: libc.so, for a
  * C library built with it, whose destructor runs at every exit.  Where
- * the runtime is libmultiverse.so, no module with records is that one. */
+ * the runtime is libmultiverse.so, no module with records is that one.
+ * A record lies in its module's image, which no other module overlaps:
+ * the runtime's own is told from the bounds above, without walking the
+ * loaded objects at every exit. */
 int mv_module_stays(const void *inside)
 {
 	struct mv_span spans[MV_SPANS_MAX];
 
+	if (__ehdr_start && _end)
+		return (const char *)inside >= __ehdr_start && (const char *)inside < _end ?
+		       1 : is_program(inside);
 	return is_program(inside) ||
 	       mv_in_spans(spans, mv_module_spans((const void *)&mv_lock, spans, MV_SPANS_MAX),
 			   inside);

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The process-wide pieces of the Linux user-space platform: the lock of
- * the API, fork(), and messages on stderr.
+ * the API, fork(), and messages on standard error.
+ *
+ * Messages are written to file descriptor 2, not through stderr: a C
+ * library with the runtime in it (musl's libc.so) would otherwise look
+ * the symbol stderr up at every start, for a program that may define it
+ * (a copy relocation), to print nothing.
  */
 #include <pthread.h>
 
@@ -41,7 +46,7 @@ __attribute__((constructor)) static void hook_fork(void)
 
 void mv_print(const char *msg)
 {
-	fprintf(stderr, "multiverse: %s\n", msg);
+	dprintf(2, "multiverse: %s\n", msg);
 }
 
 static void print_to_file(void *ctx, const char *fmt, ...)
@@ -53,9 +58,19 @@ static void print_to_file(void *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void print_to_fd2(void *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)ctx;
+	va_start(ap, fmt);
+	vdprintf(2, fmt, ap);
+	va_end(ap);
+}
+
 MV_API void multiverse_dump_info(FILE *out)
 {
-	struct mv_printer p = { print_to_file, out ? out : stderr };
+	struct mv_printer p = { out ? print_to_file : print_to_fd2, out };
 
 	mv_dump(&p);
 }
