@@ -9,12 +9,15 @@
  * Built with -DWITH_MULTIVERSE, for the C library that has the Multiverse
  * runtime, it also checks on standard error that the lock functions
  * run their lock-free variants until the first thread is created, and
- * the locking ones from then on. */
+ * the locking ones from then on, and that fork() in a process whose
+ * other thread takes the runtime's lock leaves the child a free one. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* The multiversed C library has it: a static link must pull it in. */
 #ifdef WITH_MULTIVERSE
@@ -145,6 +148,52 @@ static void multi_threaded(void)
 	fclose(shared);
 }
 
+/* The runtime's lock, taken again and again (multiverse_dump_info takes
+ * it) while the main thread forks: the C library's fork() waits for it
+ * and gives the child a free one (the runtime's fork hook, docs/libc.md),
+ * or a child that uses the runtime would wait forever. */
+static volatile int forking;
+
+static void dump_to_null(void)
+{
+	FILE *f = fopen("/dev/null", "w");
+
+	if (f) {
+		multiverse_dump_info(f);
+		fclose(f);
+	}
+}
+
+static void *dumper(void *arg)
+{
+	(void)arg;
+	while (forking)
+		dump_to_null();
+	return NULL;
+}
+
+static void fork_while_locked(void)
+{
+	pthread_t t;
+
+	forking = 1;
+	CHECK(pthread_create(&t, NULL, dumper, NULL) == 0);
+	for (int i = 0; i < 50; i++) {
+		int status;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			alarm(5);               /* a lock never released */
+			dump_to_null();
+			_exit(0);
+		}
+		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0);
+	}
+	forking = 0;
+	CHECK(pthread_join(t, NULL) == 0);
+}
+
 int main(void)
 {
 	char guard[64];
@@ -156,6 +205,8 @@ int main(void)
 	}
 	single_threaded();
 	multi_threaded();
+	if (multiverse_dump_info)
+		fork_while_locked();
 	if (multiverse_dump_info) {
 		lock_variant(guard, sizeof guard);
 		fprintf(stderr, "after it, __lock runs variant %s\n", guard);

@@ -39,10 +39,25 @@ static void fork_child(void)
 	mv_trap_tables_forked();
 }
 
+#ifdef MV_IN_LIBC
+/* In a C library, its fork() calls this itself, as a handler registered
+ * first: -1 before, 0 in the parent, 1 in the child (docs/libc.md).
+ * pthread_atfork() would start the allocator in every process. */
+void __multiverse_fork(int who)
+{
+	if (who < 0)
+		mv_lock();
+	else if (who == 0)
+		mv_unlock();
+	else
+		fork_child();
+}
+#else
 __attribute__((constructor)) static void hook_fork(void)
 {
 	pthread_atfork(mv_lock, mv_unlock, fork_child);
 }
+#endif
 
 void mv_print(const char *msg)
 {
