@@ -66,9 +66,9 @@
  * in code that is not position-independent.  Any other target keeps its
  * absolute form.  In a field that may be null (a variant's guards and
  * relocations), a distance of 0 stands for a null pointer: a field never
- * points to itself.  Read every address field with the
- * accessors below.  They add as integers: C lets the compiler assume
- * that a pointer computed from the field's address stays in the record.
+ * points to itself.  Read every address field with the accessors
+ * below.  They add as integers: C lets the compiler assume that a
+ * pointer computed from the field's address stays in the record.
  */
 #define MV_DESC_REF(type, rec, field, relative) \
 	((relative) ? (type)((uintptr_t)&(rec)->field##_offset + (uintptr_t)(rec)->field##_offset) : \

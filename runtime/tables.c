@@ -176,15 +176,16 @@ static int merge_vars(const struct mv_module *m)
 static void capture_entry(struct mv_fn *f)
 {
 	char hex[3 * MV_AREA_MAX];
+	void *entry = mv_desc_fn_entry(f->desc);
 
-	if (mv_area_capture(&f->entry, mv_desc_fn_entry(f->desc), MV_ARCH_ENTRY_LEN)) {
+	if (mv_area_capture(&f->entry, entry, MV_ARCH_ENTRY_LEN)) {
 		mv_report("function %s: entry %" MV_PRIaddr " is not readable; it will not be committed",
-			  f->name, mv_desc_fn_entry(f->desc));
+			  f->name, entry);
 	} else if (memcmp(mv_orig(&f->entry), mv_arch_entry_nop, MV_ARCH_ENTRY_LEN) ||
 		   !mv_poke_writable(mv_orig(&f->entry), MV_ARCH_ENTRY_LEN)) {
 		f->entry.state = MV_AREA_INVALID;
 		mv_report("function %s: entry %" MV_PRIaddr " holds %s, not the patch area; it will not be committed",
-			  f->name, mv_desc_fn_entry(f->desc),
+			  f->name, entry,
 			  mv_hex(hex, mv_orig(&f->entry), MV_ARCH_ENTRY_LEN));
 	}
 }
@@ -221,8 +222,9 @@ static int merge_fns(const struct mv_module *m)
 		const struct mv_desc_fn *d = &m->fn[tmp.order[i].at];
 
 		struct mv_fn *f = new_record(mv.fns, used, sizeof *mv.fns, &tmp, i);
+		void *generic = mv_desc_fn_generic(d);
 
-		*f = (struct mv_fn){ .generic = mv_desc_fn_generic(d), .active = mv_desc_fn_generic(d) };
+		*f = (struct mv_fn){ .generic = generic, .active = generic };
 		describe(f, d);
 	}
 	join_sorted(mv.fns, used, n, sizeof *mv.fns, 1, &tmp);

@@ -116,8 +116,8 @@ int mv_module_stays(const void *inside)
 	struct mv_span spans[MV_SPANS_MAX];
 
 	if (__ehdr_start && _end)
-		return (const char *)inside >= __ehdr_start && (const char *)inside < _end ?
-		       1 : is_program(inside);
+		return ((const char *)inside >= __ehdr_start && (const char *)inside < _end) ||
+		       is_program(inside);
 	return is_program(inside) ||
 	       mv_in_spans(spans, mv_module_spans((const void *)&mv_lock, spans, MV_SPANS_MAX),
 			   inside);
