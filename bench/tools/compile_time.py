@@ -9,7 +9,12 @@ each compiler and target.
 Sources: a generated unit of F (1,000) multiversed functions (the plugin
 specializes each), a generated unit of S (10,000) call sites (the plugin
 records each), and the benchmark harness, which uses no multiverse
-attribute at all (what the plugin costs every other unit).  The same
+attribute at all (what the plugin costs every other unit).  One more
+unit is compiled by the plain compiler only: the F functions with each
+of their variants written out by hand as a function of its own (the
+generic and one body per combination of the switches' values), what the
+plugin's build cannot compile for less than with its passes as they are
+(bench/README.md, "Compile time: the floor").  The same
 -O2 -c, by the plain compiler or by its Multiverse wrapper (gcc-12 and
 build/multiverse-gcc, clang-19 and build/multiverse-clang, and the
 AArch64 cross compilers and their wrappers: tools/genbuild.py); the
@@ -21,7 +26,9 @@ on a trivial unit, are left out (said on stderr).
 """
 import argparse
 import csv
+import itertools
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -30,6 +37,8 @@ import tempfile
 import genbuild
 
 WORK = os.path.join(genbuild.BENCH, "build", "gen", "compile_time")
+# the units compiled by the plain compiler only (filled in by main())
+PLAIN_ONLY = set()
 
 
 def works(compiler, tmp):
@@ -48,8 +57,44 @@ def works(compiler, tmp):
     return True
 
 
+FUNCTION = re.compile(r"^MV (\w[\w ]*?) (f_\d+)\((.*?)\) \{(.*)\}$")
+SWITCH = re.compile(r"\bsw_\d+\b")
+
+
+def write_by_hand(fns, out):
+    """Writes out, as plain C, the bodies the plugin compiles for the
+    generated unit fns: each function as it is (the generic) and, for each
+    combination of the values of the _Bool switches it reads, a function
+    of its own with those values in place of the switches (a variant).
+    Returns how many functions it wrote."""
+    lines, bodies = [], 0
+    with open(fns) as fh:
+        for line in fh:
+            line = line.rstrip("\n")
+            m = FUNCTION.match(line)
+            if not m:
+                if line.startswith("MV ") and "(" in line:
+                    sys.exit(f"compile time: {fns}: cannot write out {line!r}")
+                lines.append(line)
+                continue
+            ret, name, params, body = m.groups()
+            lines.append(line)
+            switches = sorted(set(SWITCH.findall(body)))
+            for values in itertools.product((0, 1), repeat=len(switches)):
+                value = dict(zip(switches, values))
+                fixed = SWITCH.sub(lambda s: str(value[s.group(0)]), body)
+                suffix = "".join(str(v) for v in values)
+                lines.append(f"{ret} {name}_{suffix}({params}) {{{fixed}}}")
+            bodies += 1 + 2 ** len(switches)
+    with open(out, "w") as fh:
+        fh.write("/* Written by compile_time.py from fns.c: every body by hand. */\n")
+        fh.write("#define NO_MULTIVERSE\n" + "\n".join(lines) + "\n")
+    return bodies
+
+
 def measure(units, compilers, reps, tmp):
-    """times[(compiler key, unit name, plugin)] = seconds of each round."""
+    """times[(compiler key, unit name, plugin)] = seconds of each round;
+    a unit whose name is in PLAIN_ONLY by the plain compiler only."""
     obj = os.path.join(tmp, "unit.o")
     times = {}
     for r in range(reps):
@@ -59,6 +104,8 @@ def measure(units, compilers, reps, tmp):
         for name, src, extra in units:
             for c in compilers:
                 for plugin in order:
+                    if plugin and name in PLAIN_ONLY:
+                        continue
                     times.setdefault((c.key, name, plugin), []).append(
                         genbuild.compile_one(src, obj, plugin, extra, c))
     return times
@@ -76,7 +123,12 @@ def main():
     # One chunk: all call sites in calls_0.c.
     genbuild.generate(WORK, functions=a.functions, sites=a.sites, chunk=a.sites)
     harness = os.path.join(genbuild.BENCH, "common", "harness.c")
+    by_hand = os.path.join(WORK, "fns_by_hand.c")
+    bodies = write_by_hand(os.path.join(WORK, "fns.c"), by_hand)
+    hand_name = f"the same {bodies:,} bodies by hand"
+    PLAIN_ONLY.add(hand_name)
     units = [(f"{a.functions:,} multiversed functions", os.path.join(WORK, "fns.c"), []),
+             (hand_name, by_hand, []),
              (f"{a.sites:,} call sites", os.path.join(WORK, "calls_0.c"), []),
              ("no multiverse attribute (harness.c)", harness,
               ["-I" + os.path.join(genbuild.BENCH, "common")])]
@@ -98,8 +150,14 @@ def main():
         print(f"  {'unit':<37} {'without min/med s':>18} {'with min/med s':>16}"
               f" {'added (median)':>15}")
         for name, _, _ in units:
-            wo, w = times[(c.key, name, False)], times[(c.key, name, True)]
-            mwo, mw = statistics.median(wo), statistics.median(w)
+            wo, w = times[(c.key, name, False)], times.get((c.key, name, True))
+            mwo = statistics.median(wo)
+            if w is None:
+                print(f"  {name:<37} {min(wo):>8.3f} /{mwo:>7.3f} {'(plain compiler only)':>32}")
+                rows.append(dict(unit=name, plugin=0, reps=len(wo), min_s=f"{min(wo):.4f}",
+                                 median_s=f"{mwo:.4f}", compiler=c.name, arch=c.arch))
+                continue
+            mw = statistics.median(w)
             print(f"  {name:<37} {min(wo):>8.3f} /{mwo:>7.3f} {min(w):>7.3f} /{mw:>7.3f}"
                   f" {100 * (mw - mwo) / mwo:>+13.1f}%")
             for plugin, v in ((False, wo), (True, w)):
