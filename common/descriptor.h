@@ -294,6 +294,27 @@ struct mv_desc_fn {
 /* mv_desc_fn.flags: generic is a distance */
 #define MV_FN_GENERIC_RELATIVE 0x10u
 
+/*
+ * mv_desc_fn.flags: committed at build time (multiverse-precommit,
+ * docs/precommit.md).  The file was written as a commit at load would
+ * leave it: the entry holds the jump to the variant whose index (from 0)
+ * the bits MV_FN_PRECOMMITTED_MASK hold, and every site record with
+ * MV_SITE_PRECOMMITTED holds what commit writes there for that variant.
+ * The plugins never set these bits.
+ */
+#define MV_FN_PRECOMMITTED       0x20u
+#define MV_FN_PRECOMMITTED_SHIFT 16
+#define MV_FN_PRECOMMITTED_MASK  0xffff0000u
+
+/* The index of the variant function record d was precommitted to, or -1. */
+static inline int mv_desc_fn_precommitted(const struct mv_desc_fn *d)
+{
+	if (!(d->flags & MV_FN_PRECOMMITTED) ||
+	    d->flags >> MV_FN_PRECOMMITTED_SHIFT >= d->n_variants)
+		return -1;
+	return (int)(d->flags >> MV_FN_PRECOMMITTED_SHIFT);
+}
+
 static inline void *mv_desc_fn_generic(const struct mv_desc_fn *d)
 {
 	return MV_DESC_REF(void *, d, generic, d->flags & MV_FN_GENERIC_RELATIVE);
@@ -358,6 +379,13 @@ struct mv_desc_site {
  * the field's own (version 5 on). */
 #define MV_SITE_SITE_RELATIVE    0x2u
 #define MV_SITE_CALLEE_RELATIVE  0x4u
+/* mv_desc_site.flags, set by multiverse-precommit only: the site holds
+ * what commit writes for its function's precommitted variant
+ * (MV_FN_PRECOMMITTED), in place of the direct call (with
+ * MV_SITE_PRECOMMITTED_JMP: the direct jump) to callee that the compiler
+ * left, the shortest the architecture has, which revert writes back. */
+#define MV_SITE_PRECOMMITTED     0x8u
+#define MV_SITE_PRECOMMITTED_JMP 0x10u
 
 static inline void *mv_desc_site_addr(const struct mv_desc_site *d)
 {

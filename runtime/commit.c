@@ -35,8 +35,10 @@ static int redirect_apply(struct mv_fn *f, void *body)
 	uint8_t jmp[MV_ARCH_ENTRY_LEN];
 	int all, err;
 
-	f->active = body ? body : f->generic;
 	all = mv_check_sites(f->site0, f->n_sites, f, f->name, &f->checked);
+	if (f->stale)
+		return 0;     /* reported when found: it stays as precommitted */
+	f->active = body ? body : f->generic;
 	err = entry_jump(f, jmp);
 	if (!err)
 		err = mv_area_set(&f->entry, jmp, MV_AREA_BRANCH, "entry", f->name);
@@ -68,9 +70,13 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 
 	if (f->redirect)
 		return redirect_apply(f, body);
-	/* a revert reads nothing new: a site never built was never written */
-	all = body ? mv_check_sites(f->site0, f->n_sites, f, f->name, &f->checked)
-		   : f->checked == mv.generation;
+	/* a revert reads nothing new: a site never built was never written,
+	 * but where the file was precommitted */
+	all = body || (d->flags & MV_FN_PRECOMMITTED) ?
+	      mv_check_sites(f->site0, f->n_sites, f, f->name, &f->checked) :
+	      f->checked == mv.generation;
+	if (f->stale)
+		return 0;     /* reported when found: it stays as precommitted */
 	if (body && mv_arch_entry_jump(jmp, (uintptr_t)f->entry.addr, (uintptr_t)body)) {
 		mv_report("function %s: variant %" MV_PRIaddr " is out of reach of its entry",
 			  f->name, body);

@@ -183,6 +183,9 @@ struct mv_fn {
 				     mv.generation (mv_check_sites) */
 	uint8_t *pristine;        /* its inlinable variants' code as first read
 				     (region.c), one after the other, or NULL */
+	uint8_t stale;            /* a precommitted site of it holds neither its
+				     call nor what commit wrote for the
+				     precommitted variant: never committed */
 };
 
 struct mv_site {
@@ -199,6 +202,7 @@ struct mv_site {
 	uint8_t to_function;      /* pointed at a function's own address (a
 				     redirect), which has its landing pad:
 				     a far-call gate may jump there */
+	uint8_t precommitted;     /* MV_SITE_PRECOMMITTED; 2 with _JMP */
 	struct mv_area *region;   /* a padded site's region (region.c), or NULL */
 };
 
@@ -336,8 +340,10 @@ int mv_module_unloading(const struct mv_module *m);
 int mv_spans_unloading(const struct mv_module *m, const struct mv_span *spans, size_t n);
 
 /* site.c */
-void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name);
-int mv_check_sites(size_t site0, size_t n, const struct mv_fn *f, const char *name,
+void mv_site_resolve(struct mv_site *s, struct mv_fn *f, const char *name);
+int mv_precommitted_form(const uint8_t *bytes, uintptr_t at, int is_jmp, uintptr_t callee,
+			 const void *body, uint8_t *orig, struct mv_insn *insn);
+int mv_check_sites(size_t site0, size_t n, struct mv_fn *f, const char *name,
 		   unsigned long *checked);
 int mv_site_point(struct mv_site *s, const void *body, const struct mv_body *inl,
 		  const struct mv_desc_variant *v, const uint8_t *pristine,

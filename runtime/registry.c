@@ -139,6 +139,13 @@ MV_API int __multiverse_register_module(uint32_t version, uint32_t machine,
 	return err;
 }
 
+/* multiverse-precommit looks for this name in a file's symbol tables
+ * before it precommits the file: the runtime linked in reads precommitted
+ * records (docs/precommit.md).  An alias, so that no link keeps the
+ * registration without it. */
+extern __typeof__(__multiverse_register_module) __multiverse_reads_precommitted
+	__attribute__((alias("__multiverse_register_module")));
+
 /*
  * Called from the module's destructor, before its code is unmapped.  Sites
  * of other modules may be bound into it (a function-pointer switch

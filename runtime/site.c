@@ -103,10 +103,62 @@ static void check_padding(struct mv_site *s, const char *name)
 	}
 }
 
+/*
+ * Whether the MV_ARCH_SITE_MIN bytes at `at` are what commit writes, to
+ * reach body, over the compiler's direct call (is_jmp: jump) to callee:
+ * body inlined, or a direct branch to it.  Then returns that state and
+ * gives that call, as bytes in orig and decoded in *insn; otherwise -1.
+ * What the runtime takes from a precommitted file, and what
+ * multiverse-precommit keeps of its commit.
+ */
+int mv_precommitted_form(const uint8_t *bytes, uintptr_t at, int is_jmp, uintptr_t callee,
+			 const void *body, uint8_t *orig, struct mv_insn *insn)
+{
+	struct mv_insn call = { .len = MV_ARCH_SITE_MIN, .is_jmp = is_jmp };
+	uint8_t want[MV_AREA_MAX];
+	struct mv_body inl;
+
+	if (mv_arch_branch(orig, &call, at, callee) ||
+	    mv_arch_decode(orig, MV_ARCH_SITE_MIN, at, insn) || insn->len != MV_ARCH_SITE_MIN)
+		return -1;
+	mv_arch_classify(body, &inl);
+	if (inl.kind != MV_BODY_OTHER && !mv_arch_inline(want, insn, &inl) &&
+	    mv_same_bytes(bytes, want, MV_ARCH_SITE_MIN))
+		return MV_AREA_INLINED;
+	if (!mv_arch_branch(want, insn, at, (uintptr_t)body) &&
+	    mv_same_bytes(bytes, want, MV_ARCH_SITE_MIN))
+		return MV_AREA_BRANCH;
+	return -1;
+}
+
+/* A precommitted site (MV_SITE_PRECOMMITTED) is taken for one that a
+ * commit to its function's precommitted variant wrote, its original
+ * encoded again; it never gets a region.  Returns 0, or -1 if it holds
+ * anything else. */
+static int resolve_precommitted(struct mv_site *s, const struct mv_fn *f)
+{
+	struct mv_area *a = &s->area;
+	uint8_t orig[MV_AREA_MAX];
+	int k = f ? mv_desc_fn_precommitted(f->desc) : -1;
+	int state;
+
+	if (k < 0 || s->pad)
+		return -1;
+	state = mv_precommitted_form(mv_cur(a), (uintptr_t)a->addr, s->precommitted == 2,
+				     (uintptr_t)s->callee, mv_desc_variant_body(&f->variants[k]),
+				     orig, &s->insn);
+	if (state < 0)
+		return -1;
+	a->len = MV_ARCH_SITE_MIN;
+	memcpy(mv_orig(a), orig, MV_ARCH_SITE_MIN);
+	a->state = state;
+	return 0;
+}
+
 /* Decodes a site, which its callee's record is known for, the first time
  * it is needed (mv_check_sites); one that is not the promised call is
  * reported now and never written.  name is the callee's. */
-void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
+void mv_site_resolve(struct mv_site *s, struct mv_fn *f, const char *name)
 {
 	int via_switch = !f;
 
@@ -123,6 +175,18 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
 	s->via_switch = via_switch;
 	if (f)
 		s->callee_code = f->code;
+	if (s->precommitted) {
+		if (!resolve_precommitted(s, f))
+			return;
+		a->state = MV_AREA_INVALID;
+		if (f)
+			f->stale = 1;
+		mv_report("site %" MV_PRIaddr " calling %s: precommitted, but it holds %s, neither the "
+			  "call it replaced nor what commit writes for the precommitted variant; "
+			  "%s will not be committed or reverted", (void *)addr, name,
+			  mv_hex(hex, mv_cur(a), MV_ARCH_SITE_MIN), name);
+		return;
+	}
 	if (!mv_arch_decode(mv_orig(a), a->len, (uintptr_t)addr, &s->insn)) {
 		a->len = s->insn.len;
 		if (!mv_poke_writable(mv_orig(a), a->len)) {
@@ -149,7 +213,7 @@ void mv_site_resolve(struct mv_site *s, const struct mv_fn *f, const char *name)
  * and before the state of any is told.  Allocates nothing: the sites
  * that may get a region were read when merged.  Returns 1 if every site
  * of the run has its record, 0 if some may not. */
-int mv_check_sites(size_t site0, size_t n, const struct mv_fn *f, const char *name,
+int mv_check_sites(size_t site0, size_t n, struct mv_fn *f, const char *name,
 		   unsigned long *checked)
 {
 	if (*checked == mv.generation)

@@ -172,6 +172,24 @@ static int merge_vars(const struct mv_module *m)
 	return 0;
 }
 
+/* A precommitted function's entry (MV_FN_PRECOMMITTED) must hold the
+ * jump to its variant: it then counts as written by a commit to that
+ * variant, over the compiler's NOP. */
+static int capture_precommitted(struct mv_fn *f)
+{
+	int k = mv_desc_fn_precommitted(f->desc);
+	void *body = k < 0 ? 0 : mv_desc_variant_body(&f->variants[k]);
+	uint8_t jmp[MV_ARCH_ENTRY_LEN];
+
+	if (!body || mv_arch_entry_jump(jmp, (uintptr_t)f->entry.addr, (uintptr_t)body) ||
+	    memcmp(mv_orig(&f->entry), jmp, MV_ARCH_ENTRY_LEN))
+		return -1;
+	memcpy(mv_orig(&f->entry), mv_arch_entry_nop, MV_ARCH_ENTRY_LEN);
+	f->entry.state = MV_AREA_BRANCH;
+	f->active = body;
+	return 0;
+}
+
 /* The entry must hold the compiler's NOP before we ever write it. */
 static void capture_entry(struct mv_fn *f)
 {
@@ -181,6 +199,14 @@ static void capture_entry(struct mv_fn *f)
 	if (mv_area_capture(&f->entry, entry, MV_ARCH_ENTRY_LEN)) {
 		mv_report("function %s: entry %" MV_PRIaddr " is not readable; it will not be committed",
 			  f->name, entry);
+	} else if (f->desc->flags & MV_FN_PRECOMMITTED) {
+		if (capture_precommitted(f)) {
+			f->entry.state = MV_AREA_INVALID;
+			f->stale = 1;
+			mv_report("function %s: precommitted, but its entry %" MV_PRIaddr " holds %s, "
+				  "not the jump to the variant it was precommitted to; it will not be committed",
+				  f->name, entry, mv_hex(hex, mv_orig(&f->entry), MV_ARCH_ENTRY_LEN));
+		}
 	} else if (memcmp(mv_orig(&f->entry), mv_arch_entry_nop, MV_ARCH_ENTRY_LEN) ||
 		   !mv_poke_writable(mv_orig(&f->entry), MV_ARCH_ENTRY_LEN)) {
 		f->entry.state = MV_AREA_INVALID;
@@ -272,6 +298,8 @@ static void set_site(struct mv_site *r, const struct mv_desc_site *d)
 		.callee = mv_desc_site_callee(d),
 		.pad = d->pad <= MV_INLINE_MAX ? d->pad : 0xff,
 		.in_probe_variant = !!(d->flags & MV_SITE_IN_PROBE_VARIANT),
+		.precommitted = d->flags & MV_SITE_PRECOMMITTED ?
+				1 + !!(d->flags & MV_SITE_PRECOMMITTED_JMP) : 0,
 	};
 }
 
