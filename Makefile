@@ -79,6 +79,7 @@ CXXFLAGS_CL := -DNDEBUG -std=c++17 -O2 -g -Wall -fPIC -fno-rtti -Icommon \
                $(if $(WITH_CLANG),$(shell $(LLVM_CONFIG) --cxxflags))
 
 all: $(B)/multiverse.so $(B)/libmultiverse.a $(B)/libmultiverse.so $(B)/multiverse-gcc \
+     $(B)/multiverse-precommit \
      $(if $(WITH_CXX),$(B)/multiverse-g++) \
      $(if $(WITH_CLANG),$(B)/multiverse-clang.so $(B)/multiverse-clang $(B)/multiverse-clang++)
 
@@ -139,6 +140,12 @@ $(B)/faults/lib/$(SONAME): $(FAULTS_OBJ)
 $(B)/libmultiverse.a: $(RUNTIME_OBJ)
 	rm -f $@
 	ar rcs $@ $^
+
+# multiverse-precommit (tools/): the runtime, run at build time on a
+# linked file of this architecture (docs/precommit.md).
+$(B)/multiverse-precommit: tools/multiverse-precommit.c $(RUNTIME_HDR) $(B)/libmultiverse.a
+	$(CC) $(filter-out -fPIC -fvisibility=hidden,$(CFLAGS_RT)) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) \
+	    -o $@ $< $(B)/libmultiverse.a -lpthread
 
 # One runtime per process: every module (executable, shared objects,
 # dlopen'ed plugins) links this one, so they share one set of tables.  It
@@ -238,6 +245,8 @@ install: all $(if $(WITH_CLANG),install-clang)
 	$(if $(NATIVE),install -d "$(D_MAN)" && install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/")
 	$(if $(NATIVE),install -m 755 tools/multiverse-inspect "$(D_BIN)/" && \
 	    install -m 644 docs/man/multiverse-inspect.1 "$(D_MAN)/")
+	$(if $(NATIVE),install -m 755 $(B)/multiverse-precommit "$(D_BIN)/" && \
+	    install -m 644 docs/man/multiverse-precommit.1 "$(D_MAN)/")
 	$(if $(WITH_CXX),$(call wrapper,$(CXX_WRAPPER),$(TARGET_CXX),$(PLUGINDIR)/multiverse.so,$(INCLUDEDIR),$(LIBDIR),$(D_BIN)/$(CXX_WRAPPER)))
 	$(if $(and $(NATIVE),$(WITH_CXX)),install -m 644 docs/man/multiverse-gcc.1 "$(D_MAN)/multiverse-g++.1")
 
@@ -262,7 +271,8 @@ uninstall: $(if $(filter x86_64,$(ARCH)),uninstall-clang)
 	    "$(D_CMAKE)/MultiverseConfig.cmake" "$(D_CMAKE)/MultiverseConfigVersion.cmake" \
 	    "$(D_PLUGIN)/multiverse.so" $(if $(NATIVE),"$(D_MAN)/multiverse-gcc.1" \
 	    "$(D_MAN)/multiverse-g++.1" \
-	    "$(D_BIN)/multiverse-inspect" "$(D_MAN)/multiverse-inspect.1")
+	    "$(D_BIN)/multiverse-inspect" "$(D_MAN)/multiverse-inspect.1" \
+	    "$(D_BIN)/multiverse-precommit" "$(D_MAN)/multiverse-precommit.1")
 	-rmdir "$(D_CMAKE)" "$(D_LIB)/cmake" "$(D_LIB)/pkgconfig" "$(D_PLUGIN)" \
 	    $(if $(NATIVE),"$(D_MAN)") 2>/dev/null
 

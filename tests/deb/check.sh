@@ -50,6 +50,11 @@ for cc in gcc clang; do
 done
 multiverse-inspect $w/app-gcc >$w/out 2>&1 && grep -q "mode_cost at" $w/out ||
 	{ fail "multiverse-inspect $w/app-gcc"; sed 's/^/  | /' $w/out; }
+# multiverse-precommit on a program that links the runtime in
+step "MULTIVERSE_STATIC=1 multiverse-gcc" env MULTIVERSE_STATIC=1 multiverse-gcc -O2 \
+	-o $w/app-static $app &&
+	step "multiverse-precommit" multiverse-precommit $w/app-static &&
+	runs "precommitted app" $w/app-static
 for cxx in g++ clang++; do
 	step "multiverse-$cxx" multiverse-$cxx -O2 -I/tmp/check -o $w/overloads-$cxx /tmp/check/overloads.cc &&
 		step "multiverse-$cxx program runs" $w/overloads-$cxx
