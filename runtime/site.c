@@ -133,8 +133,9 @@ int mv_precommitted_form(const uint8_t *bytes, uintptr_t at, int is_jmp, uintptr
 
 /* A precommitted site (MV_SITE_PRECOMMITTED) is taken for one that a
  * commit to its function's precommitted variant wrote, its original
- * encoded again; it never gets a region.  Returns 0, or -1 if it holds
- * anything else. */
+ * encoded again.  It never gets a region: its padding, if any, keeps
+ * the compiler's NOPs, and no copy goes there.  Returns 0, or -1 if it
+ * holds anything else. */
 static int resolve_precommitted(struct mv_site *s, const struct mv_fn *f)
 {
 	struct mv_area *a = &s->area;
@@ -142,7 +143,7 @@ static int resolve_precommitted(struct mv_site *s, const struct mv_fn *f)
 	int k = f ? mv_desc_fn_precommitted(f->desc) : -1;
 	int state;
 
-	if (k < 0 || s->pad)
+	if (k < 0)
 		return -1;
 	state = mv_precommitted_form(mv_cur(a), (uintptr_t)a->addr, s->precommitted == 2,
 				     (uintptr_t)s->callee, mv_desc_variant_body(&f->variants[k]),
@@ -176,6 +177,7 @@ void mv_site_resolve(struct mv_site *s, struct mv_fn *f, const char *name)
 	if (f)
 		s->callee_code = f->code;
 	if (s->precommitted) {
+		check_padding(s, name);
 		if (!resolve_precommitted(s, f))
 			return;
 		a->state = MV_AREA_INVALID;

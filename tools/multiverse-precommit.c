@@ -461,9 +461,9 @@ static int committed_variant(const struct mv_desc_fn *f)
 
 /* Site s, calling f, precommitted to body: if commit changed it from
  * the compiler's direct call or jump to f into a form the runtime tells
- * again (mv_precommitted_form), marks it and takes its bytes.  A site
- * the commit gave a copy in its region, or left alone, keeps its call,
- * which reaches body through f's entry. */
+ * again (mv_precommitted_form), its padding untouched, marks it and
+ * takes its bytes.  A site the commit gave a copy in its padding, or left
+ * alone, keeps its call, which reaches body through f's entry. */
 static void take_site(const struct mv_desc_site *s, const struct mv_desc_fn *f, const void *body)
 {
 	const uint8_t *at = mv_desc_site_addr(s);
@@ -473,7 +473,10 @@ static void take_site(const struct mv_desc_site *s, const struct mv_desc_fn *f, 
 	struct mv_desc_site *rec;
 
 	n_sites_all++;
-	if (!memcmp(at, o, MV_ARCH_SITE_MIN) || s->pad ||
+	/* a padded site, only if its padding kept the compiler's NOPs
+	 * (commit did not copy a variant there) */
+	if (!memcmp(at, o, MV_ARCH_SITE_MIN) || s->pad > MV_INLINE_MAX ||
+	    memcmp(at - s->pad, out_at(vaddr_of(at) - s->pad, s->pad), s->pad) ||
 	    mv_arch_decode(o, MV_ARCH_SITE_MIN, (uintptr_t)at, &insn) ||
 	    insn.indirect || insn.len != MV_ARCH_SITE_MIN ||
 	    insn.ref != (uintptr_t)mv_desc_fn_generic(f) ||

@@ -152,10 +152,8 @@ check multiverse
 # bytes (the plugin's inline-size), and the compile report says which
 # variants commit can copy (padded-report.txt).
 rm -f "$work/padded-report.txt"
-# multiverse-precommit leaves padded sites as they are (docs/precommit.md):
-# this build commits at start-up instead (MV_STARTUP_COMMIT).
 build padded "$repo/build/multiverse-gcc" "$here/musl-1.2.3.patch" "$(echo $rt)" \
-	"-DMV_STARTUP_COMMIT -fplugin-arg-multiverse-inline-size=$pad -fplugin-arg-multiverse-report=$work/padded-report.txt"
+	"-fplugin-arg-multiverse-inline-size=$pad -fplugin-arg-multiverse-report=$work/padded-report.txt"
 check padded
 builds="base multiverse padded"
 
@@ -284,9 +282,8 @@ done
 	Start-up: the multiverse build's libc.so and static programs are
 	precommitted (docs/precommit.md): they start with the variants for
 	libc.threaded == 0 in place, and nothing is committed before main; what
-	is left over the base is registering the module.  The padded build
-	commits at start-up instead (-DMV_STARTUP_COMMIT), since
-	multiverse-precommit leaves padded call sites alone.  With the
+	is left over the base is registering the module; the same for the
+	padded build, whose padding keeps its NOPs.  With the
 	multiverse build, a static program's malloc(0)+free runs 293.89
 	instructions precommitted and 306.24 with a commit at the start of main:
 	that commit's tables take memory from the same allocator.

@@ -35,7 +35,7 @@ cmp -s "$d/prog.all" "$d/prog.again" || fail "precommitting twice changed the fi
 "$tool" --switch trace "$d/prog" -o "$d/prog.trace" || fail "multiverse-precommit --switch trace"
 "$d/prog.trace" trace-only || fail "prog.trace trace-only"
 "$tool" --dry-run "$d/prog" 2>"$d/out" || fail "multiverse-precommit --dry-run"
-grep -q "6 functions precommitted" "$d/out" || fail "--dry-run says: $(cat "$d/out")"
+grep -q "7 functions precommitted" "$d/out" || fail "--dry-run says: $(cat "$d/out")"
 "$d/prog" plain || fail "the dry run changed prog"
 
 cp "$d/prog" "$d/keep"

@@ -76,6 +76,18 @@ MULTIVERSE __attribute__((noinline)) int logged(int x)
 	return x + 2;
 }
 
+/* padded sites (16 bytes) whose variant for quiet == 0 is empty: it
+ * goes into the call, and the padding keeps its NOPs, which precommit
+ * keeps too */
+MULTIVERSE _Bool quiet;
+int noise;
+__attribute__((multiverse("inline", 16))) void noisy(void);
+MULTIVERSE void noisy(void)
+{
+	if (quiet)
+		noise++;
+}
+
 static MULTIVERSE int twice(int x)
 {
 	return mode ? 2 * x : x;
@@ -86,6 +98,7 @@ __attribute__((noinline)) int call_level(void) { return level() + 1; }
 __attribute__((noinline)) int call_work(int x) { return work(x) + 1; }
 __attribute__((noinline)) int call_twice(int x) { return twice(x) + 1; }
 __attribute__((noinline)) int call_far(int x) { return far(x) + 1; }
+__attribute__((noinline)) void call_noisy(void) { noisy(); noise += 10; }
 
 /* what the sites of fn hold: how many are not the compiler's call */
 static unsigned sites_changed(void *fn)
@@ -144,6 +157,8 @@ int main(int argc, char **argv)
 		 * may keep calls padded for copies (docs/precommit.md),
 		 * which reach their variants through the entries */
 		CHECK(sites_changed(far) >= 1);
+		CHECK(sites_changed(noisy) >= 1);
+		CHECK(multiverse_info_site(noisy, 0) && multiverse_info_site(noisy, 0)->pad > 0);
 		sites_changed(level);
 		sites_changed(hook);
 		sites_changed(work);
