@@ -26,6 +26,34 @@ static int entry_jump(const struct mv_fn *f, uint8_t *jmp)
 			"nothing was written", f->name, f->redirect);
 }
 
+/*
+ * A precommitted function whose entry or a site held other bytes when
+ * last read (tables.c, site.c) runs code the runtime cannot tell: it is
+ * read again at each batch that would change it, and until it is as
+ * precommitted the batch fails, writing nothing, rather than leave that
+ * code behind (musl's pthread_create() then starts no thread).  A batch
+ * that unloads a module reads nothing new, and passes it by.
+ */
+static int fresh(struct mv_fn *f)
+{
+	if (!f->stale || mv_poke_must_forward)
+		return 0;
+	f->stale = 0;
+	if (f->entry.state == MV_AREA_INVALID) {
+		f->entry = (struct mv_area){ 0 };
+		mv_capture_entry(f);
+	}
+	return 0;
+}
+
+static int stale(const struct mv_fn *f)
+{
+	if (mv_poke_must_forward)
+		return 0;
+	return mv_error(-EAGAIN, "function %s: precommitted, but its entry or a call site holds "
+			"other bytes (a debugger's breakpoint?); nothing was changed", f->name);
+}
+
 /* mv_apply_fn() for a function redirected by multiverse_redirect()
  * (redirect.c): body (NULL: the generic) is only recorded, and the entry
  * and sites reach f->redirect, a function's own address, through a
@@ -35,9 +63,12 @@ static int redirect_apply(struct mv_fn *f, void *body)
 	uint8_t jmp[MV_ARCH_ENTRY_LEN];
 	int all, err;
 
+	err = fresh(f);
+	if (err)
+		return err;
 	all = mv_check_sites(f->site0, f->n_sites, f, f->name, &f->checked);
 	if (f->stale)
-		return 0;     /* reported when found: it stays as precommitted */
+		return stale(f);
 	f->active = body ? body : f->generic;
 	err = entry_jump(f, jmp);
 	if (!err)
@@ -70,13 +101,16 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 
 	if (f->redirect)
 		return redirect_apply(f, body);
+	err = fresh(f);
+	if (err)
+		return err;
 	/* a revert reads nothing new: a site never built was never written,
 	 * but where the file was precommitted */
 	all = body || (d->flags & MV_FN_PRECOMMITTED) ?
 	      mv_check_sites(f->site0, f->n_sites, f, f->name, &f->checked) :
 	      f->checked == mv.generation;
 	if (f->stale)
-		return 0;     /* reported when found: it stays as precommitted */
+		return stale(f);
 	if (body && mv_arch_entry_jump(jmp, (uintptr_t)f->entry.addr, (uintptr_t)body)) {
 		mv_report("function %s: variant %" MV_PRIaddr " is out of reach of its entry",
 			  f->name, body);

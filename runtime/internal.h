@@ -183,9 +183,10 @@ struct mv_fn {
 				     mv.generation (mv_check_sites) */
 	uint8_t *pristine;        /* its inlinable variants' code as first read
 				     (region.c), one after the other, or NULL */
-	uint8_t stale;            /* a precommitted site of it holds neither its
-				     call nor what commit wrote for the
-				     precommitted variant: never committed */
+	uint8_t stale;            /* precommitted, but its entry or a site held
+				     other bytes when last read (a debugger's
+				     breakpoint, say): read again, and until
+				     then neither committed nor reverted */
 };
 
 struct mv_site {
@@ -203,6 +204,9 @@ struct mv_site {
 				     redirect), which has its landing pad:
 				     a far-call gate may jump there */
 	uint8_t precommitted;     /* MV_SITE_PRECOMMITTED; 2 with _JMP */
+	uint8_t stale;            /* precommitted, but found holding other
+				     bytes: left unresolved, read again at the
+				     next call that needs it */
 	struct mv_area *region;   /* a padded site's region (region.c), or NULL */
 };
 
@@ -268,6 +272,7 @@ void mv_mem_fresh(void);      /* mv_mem_refresh(), once per API call */
 int mv_registered_in(const struct mv_span *spans, size_t n);
 
 /* tables.c */
+void mv_capture_entry(struct mv_fn *f);
 int mv_reserve(const struct mv_module *m); /* before merging m */
 int mv_merge(const struct mv_module *m);
 void mv_link(void);           /* attach sites to their callees */
@@ -359,6 +364,8 @@ int mv_site_plt_ok(const struct mv_site *s);
 /* region.c: padded call sites, and copying variants into them */
 static inline int mv_site_state(const struct mv_site *s)
 {
+	if (s->stale)
+		return MV_AREA_SKIPPED;     /* as the API tells it (site.c) */
 	return s->via_region ? s->region->state : s->area.state;
 }
 /* Site i's state; a site never built is as one never resolved. */

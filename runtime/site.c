@@ -178,14 +178,17 @@ void mv_site_resolve(struct mv_site *s, struct mv_fn *f, const char *name)
 		s->callee_code = f->code;
 	if (s->precommitted) {
 		check_padding(s, name);
-		if (!resolve_precommitted(s, f))
+		s->stale = !!resolve_precommitted(s, f);
+		if (!s->stale)
 			return;
-		a->state = MV_AREA_INVALID;
+		/* not a verdict: a debugger's breakpoint may be there for a
+		 * while, and the site, read again, be as precommitted */
+		a->state = MV_AREA_UNRESOLVED;
 		if (f)
 			f->stale = 1;
 		mv_report("site %" MV_PRIaddr " calling %s: precommitted, but it holds %s, neither the "
 			  "call it replaced nor what commit writes for the precommitted variant; "
-			  "%s will not be committed or reverted", (void *)addr, name,
+			  "%s is not changed while it does", (void *)addr, name,
 			  mv_hex(hex, mv_cur(a), MV_ARCH_SITE_MIN), name);
 		return;
 	}
@@ -225,13 +228,18 @@ int mv_check_sites(size_t site0, size_t n, struct mv_fn *f, const char *name,
 	 * to whatever the function runs. */
 	if (mv_poke_must_forward)
 		return 0;
+	int again = 0;
+
 	for (size_t i = site0; i < site0 + n; i++)
 		if (mv_site_build(i)->area.state == MV_AREA_UNRESOLVED) {
 			mv_mem_fresh();
 			mv_site_resolve(&mv.sites[i], f, name);
+			again |= mv.sites[i].stale;
 		}
-	/* resolving gives every site its verdict: none is left unresolved */
-	*checked = mv.generation;
+	/* resolving gives every site its verdict, but a stale precommitted
+	 * one, read again next time */
+	if (!again)
+		*checked = mv.generation;
 	return 1;
 }
 

@@ -174,24 +174,28 @@ static int merge_vars(const struct mv_module *m)
 
 /* A precommitted function's entry (MV_FN_PRECOMMITTED) must hold the
  * jump to its variant: it then counts as written by a commit to that
- * variant, over the compiler's NOP. */
+ * variant, over the compiler's NOP.  The function runs that variant as
+ * far as anyone can tell, whatever its entry holds. */
 static int capture_precommitted(struct mv_fn *f)
 {
 	int k = mv_desc_fn_precommitted(f->desc);
 	void *body = k < 0 ? 0 : mv_desc_variant_body(&f->variants[k]);
 	uint8_t jmp[MV_ARCH_ENTRY_LEN];
 
+	if (body)
+		f->active = body;
 	if (!body || mv_arch_entry_jump(jmp, (uintptr_t)f->entry.addr, (uintptr_t)body) ||
 	    memcmp(mv_orig(&f->entry), jmp, MV_ARCH_ENTRY_LEN))
 		return -1;
 	memcpy(mv_orig(&f->entry), mv_arch_entry_nop, MV_ARCH_ENTRY_LEN);
 	f->entry.state = MV_AREA_BRANCH;
-	f->active = body;
 	return 0;
 }
 
-/* The entry must hold the compiler's NOP before we ever write it. */
-static void capture_entry(struct mv_fn *f)
+/* The entry must hold the compiler's NOP before we ever write it (or,
+ * precommitted, the jump to its variant).  Again for a precommitted
+ * function found stale (commit.c). */
+void mv_capture_entry(struct mv_fn *f)
 {
 	char hex[3 * MV_AREA_MAX];
 	void *entry = mv_desc_fn_entry(f->desc);
@@ -204,8 +208,9 @@ static void capture_entry(struct mv_fn *f)
 			f->entry.state = MV_AREA_INVALID;
 			f->stale = 1;
 			mv_report("function %s: precommitted, but its entry %" MV_PRIaddr " holds %s, "
-				  "not the jump to the variant it was precommitted to; it will not be committed",
-				  f->name, entry, mv_hex(hex, mv_orig(&f->entry), MV_ARCH_ENTRY_LEN));
+				  "not the jump to the variant it was precommitted to; it is not changed "
+				  "while it does", f->name, entry,
+				  mv_hex(hex, mv_orig(&f->entry), MV_ARCH_ENTRY_LEN));
 		}
 	} else if (memcmp(mv_orig(&f->entry), mv_arch_entry_nop, MV_ARCH_ENTRY_LEN) ||
 		   !mv_poke_writable(mv_orig(&f->entry), MV_ARCH_ENTRY_LEN)) {
@@ -279,7 +284,7 @@ static int merge_fns(const struct mv_module *m)
 	mv.n_fns = k;
 	for (size_t i = 0; i < mv.n_fns; i++)
 		if (!mv.fns[i].entry.len) {
-			capture_entry(&mv.fns[i]);
+			mv_capture_entry(&mv.fns[i]);
 			mv_region_capture(&mv.fns[i]);
 		}
 	return 0;

@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -73,7 +74,7 @@ static const Elf64_Shdr *sh;
 static const void *at_offset(uint64_t off, uint64_t len, const char *what)
 {
 	if (off > file_size || len > file_size - off)
-		fail("truncated or corrupt: its %s lies outside the file", what);
+		fail("truncated or corrupt: no room in the file for its %s", what);
 	return file + off;
 }
 
@@ -134,23 +135,64 @@ static const Elf64_Shdr *find_section(const char *name)
 	return 0;
 }
 
-/* Whether a symbol table of the file defines name. */
+/* Symbol k's name in the string table of symbol table s, or "" */
+static const char *symbol_name(const Elf64_Shdr *s, const Elf64_Sym *sym)
+{
+	const Elf64_Shdr *strs = &sh[s->sh_link];
+	const char *str = at_offset(strs->sh_offset, strs->sh_size, "symbol names");
+
+	if (sym->st_name >= strs->sh_size ||
+	    !memchr(str + sym->st_name, 0, strs->sh_size - sym->st_name))
+		return "";
+	return str + sym->st_name;
+}
+
+static int is_symbol_table(const Elf64_Shdr *s)
+{
+	return (s->sh_type == SHT_SYMTAB || s->sh_type == SHT_DYNSYM) &&
+	       s->sh_link < eh->e_shnum && s->sh_entsize == sizeof(Elf64_Sym);
+}
+
+/* Whether a symbol table of the file defines the function name. */
 static int defines(const char *name)
 {
 	for (unsigned i = 0; i < eh->e_shnum; i++) {
 		const Elf64_Shdr *s = &sh[i];
 		const Elf64_Sym *sym;
-		const char *str;
 
-		if ((s->sh_type != SHT_SYMTAB && s->sh_type != SHT_DYNSYM) || s->sh_link >= eh->e_shnum ||
-		    s->sh_entsize != sizeof *sym)
+		if (!is_symbol_table(s))
 			continue;
 		sym = at_offset(s->sh_offset, s->sh_size, "symbol table");
-		str = at_offset(sh[s->sh_link].sh_offset, sh[s->sh_link].sh_size, "symbol names");
 		for (size_t k = 0; k < s->sh_size / sizeof *sym; k++)
-			if (sym[k].st_shndx != SHN_UNDEF && sym[k].st_name < sh[s->sh_link].sh_size &&
-			    !strncmp(str + sym[k].st_name, name, sh[s->sh_link].sh_size - sym[k].st_name))
+			if (sym[k].st_shndx != SHN_UNDEF && ELF64_ST_TYPE(sym[k].st_info) == STT_FUNC &&
+			    !strcmp(symbol_name(s, &sym[k]), name))
 				return 1;
+	}
+	return 0;
+}
+
+/* The first dynamic relocation against the symbol name: the dynamic
+ * linker binds such a reference to whichever module defines the name
+ * first, perhaps another. */
+static int relocated_against(const char *name)
+{
+	for (unsigned i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Shdr *s = &sh[i];
+		const Elf64_Rela *r;
+		const Elf64_Sym *sym;
+
+		if (s->sh_type != SHT_RELA || !(s->sh_flags & SHF_ALLOC) ||
+		    s->sh_link >= eh->e_shnum || !is_symbol_table(&sh[s->sh_link]))
+			continue;
+		r = at_offset(s->sh_offset, s->sh_size, "relocations");
+		sym = at_offset(sh[s->sh_link].sh_offset, sh[s->sh_link].sh_size, "symbol table");
+		for (size_t k = 0; k < s->sh_size / sizeof *r; k++) {
+			uint64_t n = ELF64_R_SYM(r[k].r_info);
+
+			if (n && n < sh[s->sh_link].sh_size / sizeof *sym &&
+			    !strcmp(symbol_name(&sh[s->sh_link], &sym[n]), name))
+				return 1;
+		}
 	}
 	return 0;
 }
@@ -275,7 +317,8 @@ static void protect(void)
 		a = ph[i].p_vaddr & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
 		e = (ph[i].p_vaddr + ph[i].p_memsz + sysconf(_SC_PAGESIZE) - 1) &
 		    ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
-		mprotect(base + a, e - a, prot_of(ph[i].p_flags));
+		/* readable whatever the file says: this process reads it */
+		mprotect(base + a, e - a, prot_of(ph[i].p_flags) | PROT_READ);
 	}
 }
 
@@ -289,7 +332,8 @@ static const void *records(const Elf64_Shdr *s, size_t size, const void **end)
 		*end = 0;
 		return 0;
 	}
-	if (s->sh_size % size || !inside(s->sh_addr, s->sh_size))
+	if (s->sh_size % size || s->sh_addr % 8 || s->sh_type == SHT_NOBITS ||
+	    !inside(s->sh_addr, s->sh_size))
 		fail("its section %s is corrupt", section_name(s));
 	*end = base + s->sh_addr + s->sh_size;
 	return base + s->sh_addr;
@@ -300,81 +344,137 @@ static uint64_t vaddr_of(const void *p)
 	return (uint64_t)((const uint8_t *)p - base);
 }
 
-static int in_file(const void *p)
+/* Whether the len bytes at p lie in the mapping. */
+static int in_file(const void *p, size_t len)
 {
-	return (const uint8_t *)p >= base + lo && (const uint8_t *)p < base + hi;
+	const uint8_t *q = p;
+
+	return q >= base + lo && q <= base + hi && len <= (size_t)(base + hi - q);
 }
 
-/* Whether a copy relocation fills the byte at vaddr at load time: a
- * program's copy of another module's variable, whose value is that
- * module's, not the file's. */
-static int copied_in(uint64_t vaddr)
+/* Whether a string starts at p and ends in the mapping. */
+static int string_in_file(const char *p)
 {
-	uint32_t copy = MV_ARCH_MACHINE == EM_X86_64 ? R_X86_64_COPY : R_AARCH64_COPY;
+	return in_file(p, 1) && memchr(p, 0, (size_t)((const char *)base + hi - p));
+}
 
+/* Whether the len bytes at p are code the file holds: in an executable
+ * segment, within its bytes in the file. */
+static int code_in_file(const void *p, size_t len)
+{
+	uint64_t v = vaddr_of(p);
+
+	for (unsigned i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_flags & PF_X && v >= ph[i].p_vaddr &&
+		    v - ph[i].p_vaddr <= ph[i].p_filesz && len <= ph[i].p_filesz - (v - ph[i].p_vaddr))
+			return 1;
+	return 0;
+}
+
+/* The type of a relocation other than a relative one that writes any of
+ * the len bytes at vaddr when the file is loaded, or 0: the value there
+ * is then not the file's (another symbol's address, a resolver's result,
+ * a copy of another module's variable). */
+static uint32_t relocated_at(uint64_t vaddr, uint64_t len)
+{
 	for (unsigned i = 0; i < eh->e_shnum; i++) {
 		const Elf64_Shdr *s = &sh[i];
 		const Elf64_Rela *r;
-		const Elf64_Sym *sym;
 
-		if (s->sh_type != SHT_RELA || !(s->sh_flags & SHF_ALLOC) || s->sh_link >= eh->e_shnum)
+		if (s->sh_type != SHT_RELA || !(s->sh_flags & SHF_ALLOC))
 			continue;
 		r = at_offset(s->sh_offset, s->sh_size, "relocations");
-		sym = at_offset(sh[s->sh_link].sh_offset, sh[s->sh_link].sh_size, "symbol table");
 		for (size_t k = 0; k < s->sh_size / sizeof *r; k++) {
-			uint64_t n = ELF64_R_SYM(r[k].r_info);
+			uint32_t type = ELF64_R_TYPE(r[k].r_info);
+			uint64_t size = 8;
 
-			if (ELF64_R_TYPE(r[k].r_info) != copy ||
-			    (n + 1) * sizeof *sym > sh[s->sh_link].sh_size)
+			if (is_relative(type) || type == 0)
 				continue;
-			if (vaddr >= r[k].r_offset && vaddr - r[k].r_offset < (sym[n].st_size ? sym[n].st_size : 1))
-				return 1;
+			if (type == (MV_ARCH_MACHINE == EM_X86_64 ? R_X86_64_COPY : R_AARCH64_COPY)) {
+				const Elf64_Shdr *t = s->sh_link < eh->e_shnum ? &sh[s->sh_link] : 0;
+				uint64_t n = ELF64_R_SYM(r[k].r_info);
+
+				size = 1;
+				if (t && is_symbol_table(t) && n < t->sh_size / sizeof(Elf64_Sym))
+					size = ((const Elf64_Sym *)at_offset(t->sh_offset, t->sh_size,
+									 "symbol table"))[n].st_size;
+			}
+			if (r[k].r_offset < vaddr + len && vaddr < r[k].r_offset + (size ? size : 1))
+				return type;
 		}
 	}
 	return 0;
 }
 
-/* Every address the runtime will read must lie in the file: one that
- * does not is another module's, which this process does not have; nor
- * may a switch be a copy of another module's. */
+/*
+ * Every address the runtime will read must lie in the file, each name end
+ * there, each piece of code be code the file holds: an address outside
+ * is another module's (or an exported symbol a shared object resolves
+ * only when it is loaded), which this process does not have.  And each
+ * switch's value must be the file's.
+ */
 static void check_addresses(void)
 {
+	const char *outside = "defined in another module, or exported by a shared object "
+			      "(which resolves it only when loaded)";
+
 	for (const struct mv_desc_var *v = mod.var; v < mod.var_end; v++) {
-		if (!in_file(mv_desc_var_addr(v)) || !in_file(mv_desc_var_name(v)))
-			fail("a switch%s%s is defined in another module; %s commits only what "
-			     "one file holds", in_file(mv_desc_var_name(v)) ? " " : "",
-			     in_file(mv_desc_var_name(v)) ? mv_desc_var_name(v) : "", prog);
-		if (copied_in(vaddr_of(mv_desc_var_addr(v))))
+		const char *name = mv_desc_var_name(v);
+		uint32_t type;
+
+		if (!string_in_file(name))
+			fail("a switch record's name lies outside the file");
+		if (v->width != 1 && v->width != 2 && v->width != 4 && v->width != 8)
+			fail("switch %s: its record is corrupt", name);
+		if (!in_file(mv_desc_var_addr(v), v->width))
+			fail("switch %s is %s; %s commits only what one file holds", name, outside, prog);
+		type = relocated_at(vaddr_of(mv_desc_var_addr(v)), v->width);
+		if (type == (MV_ARCH_MACHINE == EM_X86_64 ? R_X86_64_COPY : R_AARCH64_COPY))
 			fail("switch %s is another module's, copied into this one when it is "
-			     "loaded: its value is not in the file", mv_desc_var_name(v));
+			     "loaded: its value is not in the file", name);
+		if (type)
+			fail("switch %s gets its value from a relocation (type %u) when the file is "
+			     "loaded, not from the file: %s cannot tell it", name, type, prog);
 	}
 	for (const struct mv_desc_fn *f = mod.fn; f < mod.fn_end; f++) {
-		const char *name = in_file(mv_desc_fn_name(f)) ? mv_desc_fn_name(f) : "?";
+		const char *name = mv_desc_fn_name(f);
 		const struct mv_desc_variant *vs = mv_desc_fn_variants(f);
 
-		if (!in_file(mv_desc_fn_generic(f)) || !in_file(mv_desc_fn_entry(f)) ||
-		    (f->n_variants && !in_file(vs)))
-			fail("function %s is defined in another module; %s commits only what "
-			     "one file holds", name, prog);
+		if (!string_in_file(name))
+			fail("a function record's name lies outside the file");
+		if (!in_file(mv_desc_fn_generic(f), 1) || !code_in_file(mv_desc_fn_entry(f), MV_ARCH_ENTRY_LEN))
+			fail("function %s is %s; %s commits only what one file holds", name, outside, prog);
+		if (f->n_variants > (size_t)(base + hi - (const uint8_t *)vs) / sizeof *vs ||
+		    (f->n_variants && !in_file(vs, f->n_variants * sizeof *vs)))
+			fail("function %s: its variant records lie outside the file", name);
 		for (uint32_t k = 0; k < f->n_variants; k++) {
 			const struct mv_desc_guard *g = mv_desc_variant_guards(&vs[k]);
+			const struct mv_desc_reloc *r = mv_desc_variant_relocs(&vs[k]);
 
-			if (!in_file((const char *)&vs[k + 1] - 1) ||
-			    !in_file(mv_desc_variant_body(&vs[k])) ||
-			    (vs[k].n_guards && !in_file(g)))
-				fail("function %s: a variant record lies outside the file", name);
+			if (!code_in_file(mv_desc_variant_body(&vs[k]), 1) ||
+			    (vs[k].inlining == MV_INLINE_OK &&
+			     !code_in_file(mv_desc_variant_body(&vs[k]), (size_t)vs[k].copy_off + vs[k].copy_len + 1)) ||
+			    vs[k].n_guards > (size_t)(base + hi - (const uint8_t *)g) / sizeof *g ||
+			    (vs[k].n_guards && !in_file(g, vs[k].n_guards * sizeof *g)) ||
+			    vs[k].n_relocs > (size_t)(base + hi - (const uint8_t *)r) / sizeof *r ||
+			    (vs[k].n_relocs && !in_file(r, vs[k].n_relocs * sizeof *r)))
+				fail("function %s: a variant record is corrupt or lies outside the file", name);
 			for (uint32_t j = 0; j < vs[k].n_guards; j++)
-				if (!in_file((const char *)&g[j + 1] - 1) ||
-				    !in_file(mv_desc_guard_var(&vs[k], &g[j])))
-					fail("function %s reads a switch of another module; %s commits "
-					     "only what one file holds", name, prog);
+				if (!in_file(mv_desc_guard_var(&vs[k], &g[j]), 1))
+					fail("function %s reads a switch %s; %s commits only what one "
+					     "file holds", name, outside, prog);
 		}
 	}
-	for (const struct mv_desc_site *s = mod.site; s < mod.site_end; s++)
-		if (!in_file(mv_desc_site_addr(s)) || !in_file(mv_desc_site_callee(s)))
-			fail("a call site at %#lx calls into another module; %s commits only "
-			     "what one file holds",
-			     (unsigned long)((uint8_t *)mv_desc_site_addr(s) - base), prog);
+	for (const struct mv_desc_site *s = mod.site; s < mod.site_end; s++) {
+		const uint8_t *at = mv_desc_site_addr(s);
+
+		if (s->pad > MV_INLINE_MAX || !code_in_file(at - s->pad, s->pad + MV_ARCH_SITE_MIN))
+			fail("a call site record (at %#lx) is corrupt or lies outside the file's code",
+			     (unsigned long)vaddr_of(at));
+		if (!in_file(mv_desc_site_callee(s), 1))
+			fail("the call site at %#lx calls a function or switch %s; %s commits only "
+			     "what one file holds", (unsigned long)vaddr_of(at), outside, prog);
+	}
 }
 
 static void register_records(void)
@@ -506,12 +606,26 @@ static int probes(const struct mv_desc_variant *v)
 	return 0;
 }
 
+static int by_callee(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)mv_desc_site_callee(*(const struct mv_desc_site *const *)a);
+	uintptr_t y = (uintptr_t)mv_desc_site_callee(*(const struct mv_desc_site *const *)b);
+
+	return x < y ? -1 : x > y;
+}
+
 static void precommit(void)
 {
+	size_t n = mod.site_end - mod.site;
+	const struct mv_desc_site **sites = malloc((n ? n : 1) * sizeof *sites);
+
 	out = malloc(file_size);
-	if (!out)
+	if (!out || !sites)
 		fail("out of memory");
 	memcpy(out, file, file_size);
+	for (size_t i = 0; i < n; i++)
+		sites[i] = &mod.site[i];
+	qsort(sites, n, sizeof *sites, by_callee);
 	for (const struct mv_desc_fn *f = mod.fn; f < mod.fn_end; f++) {
 		int k = f->flags & MV_FN_PLAIN ? -1 : committed_variant(f);
 		struct mv_desc_fn *rec;
@@ -526,24 +640,54 @@ static void precommit(void)
 		n_fns++;
 		if (verbose)
 			fprintf(stderr, "%s: %s: %s: variant %d\n", prog, path, mv_desc_fn_name(f), k);
-		for (const struct mv_desc_site *s = mod.site; s < mod.site_end; s++)
-			if (mv_desc_site_callee(s) == mv_desc_fn_generic(f))
-				take_site(s, f, mv_desc_variant_body(&mv_desc_fn_variants(f)[k]));
+		/* its sites: the run of them that call its generic */
+		size_t a = 0, b = n;
+		while (a < b) {
+			size_t m = a + (b - a) / 2;
+			if ((uintptr_t)mv_desc_site_callee(sites[m]) < (uintptr_t)mv_desc_fn_generic(f))
+				a = m + 1;
+			else
+				b = m;
+		}
+		for (; a < n && mv_desc_site_callee(sites[a]) == mv_desc_fn_generic(f); a++)
+			take_site(sites[a], f, mv_desc_variant_body(&mv_desc_fn_variants(f)[k]));
 	}
+	free(sites);
 }
+
+/* The first byte of the executable segments that differs from ref's,
+ * or 0 if none: *at is its address. */
+static int text_differs(const uint8_t *ref, uint64_t *at)
+{
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD || !(ph[i].p_flags & PF_X))
+			continue;
+		for (uint64_t o = 0; o < ph[i].p_filesz; o++)
+			if (base[ph[i].p_vaddr + o] != ref[ph[i].p_offset + o]) {
+				*at = ph[i].p_vaddr + o;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+static void commit(char **switches, int n);
 
 /*
  * The check before the output replaces anything: this program again, in
  * a fresh process (--check), loads the output as the file was loaded and
  * asks its runtime what it finds.  Every precommitted function must read
- * as committed to its variant, none of its sites left alone; a revert
- * must then give back the original file's text, byte for byte.
+ * as committed to its variant, none of its sites left alone; the same
+ * commit as the precommit's must then write nothing, as a commit at
+ * load would have left nothing to do; and a revert must give back the
+ * original file's text, byte for byte.
  */
-static int check(const char *original)
+static int check(const char *original, char **switches, int n_switches)
 {
 	int fd = open(original, O_RDONLY);
 	uint8_t *orig = malloc(file_size);
 	size_t got = 0;
+	uint64_t at;
 
 	while (fd >= 0 && orig && got < file_size) {
 		ssize_t n = read(fd, orig + got, file_size - got);
@@ -565,19 +709,40 @@ static int check(const char *original)
 			fail("check: %s does not read as committed to variant %d",
 			     mv_desc_fn_name(f), k);
 	}
+	/* a commit at load would have found what precommit kept committed
+	 * already (the rest, calls left to reach variants through the
+	 * entries, it writes) */
+	commit(switches, n_switches);
+	for (const struct mv_desc_fn *f = mod.fn; f < mod.fn_end; f++) {
+		const uint8_t *entry = mv_desc_fn_entry(f);
+		int k = mv_desc_fn_precommitted(f);
+
+		if (k < 0)
+			continue;
+		if (memcmp(entry, out_at(vaddr_of(entry), MV_ARCH_ENTRY_LEN), MV_ARCH_ENTRY_LEN) ||
+		    multiverse_info_fn(mv_desc_fn_generic(f))->active !=
+		    mv_desc_variant_body(&mv_desc_fn_variants(f)[k]))
+			fail("check: committing it again changed %s", mv_desc_fn_name(f));
+	}
+	for (const struct mv_desc_site *st = mod.site; st < mod.site_end; st++) {
+		const uint8_t *a = mv_desc_site_addr(st);
+
+		if (st->flags & MV_SITE_PRECOMMITTED &&
+		    memcmp(a, out_at(vaddr_of(a), MV_ARCH_SITE_MIN), MV_ARCH_SITE_MIN))
+			fail("check: committing it again changed the call site at %#lx",
+			     (unsigned long)vaddr_of(a));
+	}
 	if (multiverse_revert() < 0)
 		fail("check: revert failed: %s", multiverse_last_error());
-	for (unsigned i = 0; i < eh->e_phnum; i++) {
-		if (ph[i].p_type != PT_LOAD || !(ph[i].p_flags & PF_X))
-			continue;
-		for (uint64_t o = 0; o < ph[i].p_filesz; o++)
-			if (base[ph[i].p_vaddr + o] != orig[ph[i].p_offset + o])
-				fail("check: after a revert, the byte at %#lx is %02x, not %02x as in %s",
-				     (unsigned long)(ph[i].p_vaddr + o), base[ph[i].p_vaddr + o],
-				     orig[ph[i].p_offset + o], original);
-	}
+	if (text_differs(orig, &at))
+		fail("check: after a revert, the byte at %#lx is %02x, not as in %s",
+		     (unsigned long)at, base[at], original);
 	return 0;
 }
+
+/* The switches the check commits, as the precommit did. */
+static char **check_switches;
+static int n_check_switches;
 
 /* Runs check() on tmp, in a fresh process of this program. */
 static int checked(const char *tmp)
@@ -590,55 +755,110 @@ static int checked(const char *tmp)
 	if (pid < 0)
 		fail("fork: %s", strerror(errno));
 	if (!pid) {
-		execl("/proc/self/exe", prog, "--check", path, tmp, (char *)0);
+		/* --check ORIGINAL OUTPUT [SWITCH...] */
+		char **argv = calloc(n_check_switches + 5, sizeof *argv);
+
+		if (argv) {
+			argv[0] = (char *)prog;
+			argv[1] = "--check";
+			argv[2] = (char *)path;
+			argv[3] = (char *)tmp;
+			memcpy(argv + 4, check_switches, n_check_switches * sizeof *argv);
+			execv("/proc/self/exe", argv);
+		}
 		_exit(127);
 	}
 	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
-/* Writes out to output (NULL: the file itself) through a file beside it,
- * which must pass check() first if verify says so. */
-static void write_output(const char *output, int dry_run, int verify)
+/* The file being written, removed if a signal ends this process. */
+static char *tmp;
+
+static void remove_tmp(int sig)
 {
-	const char *dst = output ? output : path;
-	size_t len = strlen(dst);
-	char *tmp = malloc(len + sizeof ".precommit-XXXXXX");
-	struct stat st;
+	if (tmp)
+		unlink(tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* A file beside dst (a dry run's: in $TMPDIR), open for writing. */
+static int create_tmp(const char *dst, int dry_run)
+{
+	const char *dir = getenv("TMPDIR");
+	const char *stem = dry_run ? (dir && *dir ? dir : "/tmp") : dst;
+	const char *tail = dry_run ? "/multiverse-precommit-XXXXXX" : ".precommit-XXXXXX";
+	size_t a = strlen(stem), b = strlen(tail);
 	int fd;
 
+	tmp = malloc(a + b + 1);
 	if (!tmp)
 		fail("out of memory");
-	memcpy(tmp, dst, len);
-	memcpy(tmp + len, ".precommit-XXXXXX", sizeof ".precommit-XXXXXX");
+	memcpy(tmp, stem, a);
+	memcpy(tmp + a, tail, b + 1);
+	signal(SIGINT, remove_tmp);
+	signal(SIGTERM, remove_tmp);
+	signal(SIGHUP, remove_tmp);
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		fail("cannot create a file beside %s: %s", dst, strerror(errno));
-	if (!stat(path, &st))
+	return fd;
+}
+
+static void drop_tmp(void)
+{
+	unlink(tmp);
+	free(tmp);
+	tmp = 0;
+}
+
+/* Writes out to output (NULL: the file itself; a symbolic link's
+ * target) through a file beside it, synced, with the input's mode and,
+ * as far as this process may, owner; it must pass check() first if
+ * verify says so.  Extended attributes are not kept. */
+static void write_output(const char *output, int dry_run, int verify)
+{
+	char *dst = realpath(output ? output : path, 0);
+	struct stat st;
+	int fd;
+
+	if (!dst && output && errno == ENOENT)
+		dst = strdup(output);
+	if (!dst)
+		fail("%s: %s", output ? output : path, strerror(errno));
+	fd = create_tmp(dst, dry_run);
+	if (!stat(path, &st)) {
+		if (fchown(fd, st.st_uid, st.st_gid))
+			(void)0;        /* another owner's file: ours is as good */
 		fchmod(fd, st.st_mode & 07777);
+	}
 	for (size_t done = 0; done < file_size;) {
 		ssize_t n = write(fd, out + done, file_size - done);
 		if (n <= 0) {
-			unlink(tmp);
-			fail("write %s: %s", tmp, strerror(errno));
+			drop_tmp();
+			fail("write %s: %s", dst, n ? strerror(errno) : "nothing written");
 		}
 		done += n;
 	}
-	if (close(fd)) {
-		unlink(tmp);
-		fail("write %s: %s", tmp, strerror(errno));
+	if (fsync(fd) || close(fd)) {
+		drop_tmp();
+		fail("write %s: %s", dst, strerror(errno));
 	}
 	if (verify && !checked(tmp)) {
-		unlink(tmp);
+		drop_tmp();
 		fail("the precommitted file did not pass its check (above); %s is unchanged", dst);
 	}
 	if (dry_run) {
-		unlink(tmp);
+		drop_tmp();
 		return;
 	}
 	if (rename(tmp, dst)) {
-		unlink(tmp);
+		drop_tmp();
 		fail("rename to %s: %s", dst, strerror(errno));
 	}
+	free(tmp);
+	tmp = 0;
+	free(dst);
 }
 
 /* Whether a function record says the file was precommitted before. */
@@ -675,11 +895,12 @@ int main(int argc, char **argv)
 	const char *output = 0;
 	int n_switches = 0, dry_run = 0;
 
-	if (argc == 4 && !strcmp(argv[1], "--check")) {
+	if (argc >= 4 && !strcmp(argv[1], "--check")) {
 		path = argv[3];
 		read_file();
+		out = file;             /* the output, to compare with */
 		load();
-		return check(argv[2]);
+		return check(argv[2], argv + 4, argc - 4);
 	}
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--switch") && i + 1 < argc)
@@ -720,9 +941,19 @@ int main(int argc, char **argv)
 		fail("does not carry a runtime that reads precommitted records (no such symbol: "
 		     "__multiverse_reads_precommitted); precommit only a program or library "
 		     "that links the runtime in, and before stripping it");
+	/* a shared object's registration, reached through a relocation,
+	 * may reach another module's runtime, which might not read what
+	 * this one does */
+	if (relocated_against("__multiverse_register_module"))
+		fail("calls __multiverse_register_module through a dynamic relocation: its "
+		     "records would go to whichever runtime the dynamic linker finds first, "
+		     "perhaps one that does not read precommitted records; link it with "
+		     "-Wl,-Bsymbolic-functions, or keep the runtime's symbols inside it");
 	load();
 	commit(switches, n_switches);
 	precommit();
+	check_switches = switches;
+	n_check_switches = n_switches;
 	write_output(output, dry_run, 1);
 	if (verbose || dry_run)
 		fprintf(stderr, "%s: %s: %u functions precommitted, %u of their %u sites%s\n",

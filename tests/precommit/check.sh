@@ -7,6 +7,10 @@
 #             switch, and not at all, each run checks what it finds;
 #   shared    prog.c with the runtime a shared library: refused;
 #   copied    (non-PIE) copied.c, reading lib.c's switch: refused;
+#   reloc     (PIE) reloc.c, a switch a relocation fills: refused;
+#   libpc1.so, libpc2.so (PIE runs) lib2.c as a shared object: refused,
+#             and with -Bsymbolic-functions precommitted (uselib runs it);
+#   a symbolic link to a copy of prog, and a truncated copy;
 # and the tool's refusals of other input, each with its message.  The
 # input files are never changed by a refusal.
 set -u
@@ -28,6 +32,8 @@ cp "$d/prog" "$d/prog.all"
 cmp -s "$d/prog" "$d/prog.all" && fail "prog.all is unchanged"
 "$d/prog.all" precommitted || fail "prog.all precommitted"
 "$d/prog.all" revert-first || fail "prog.all revert-first"
+"$d/prog.all" stale 2>"$d/out" || { cat "$d/out" >&2; fail "prog.all stale"; }
+grep -q "precommitted, but it holds" "$d/out" || fail "prog.all stale: no message about the site"
 # once more: what is precommitted stays as it is
 cp "$d/prog.all" "$d/prog.again"
 "$tool" "$d/prog.again" || fail "multiverse-precommit on a precommitted file"
@@ -45,6 +51,21 @@ refused "not a regular file" "$d"
 refused "No such file" "$d/missing"
 refused "does not carry a runtime that reads precommitted records" "$d/shared"
 refused "usage:" --frobnicate "$d/prog"
+if [ -e "$d/reloc" ]; then
+	refused "switch out gets its value from a relocation" "$d/reloc"
+	refused "calls __multiverse_register_module through a dynamic relocation" "$d/libpc1.so"
+	"$tool" "$d/libpc2.so" || fail "multiverse-precommit libpc2.so"
+	"$d/uselib" || fail "uselib"
+fi
+# a symbolic link: its target is precommitted, the link stays
+cp "$d/prog" "$d/target"
+ln -s target "$d/link"
+"$tool" "$d/link" || fail "multiverse-precommit link"
+[ -L "$d/link" ] || fail "the symbolic link was replaced"
+cmp -s "$d/prog" "$d/target" && fail "the link's target is unchanged"
+"$d/target" precommitted || fail "target precommitted"
+head -c 3000 "$d/prog" >"$d/trunc"
+refused "truncated or corrupt" "$d/trunc"
 if [ -e "$d/copied" ]; then
 	"$d/copied" >/dev/null || fail "copied does not run"
 	refused "switch lib_mode is another module's, copied into this one" "$d/copied"

@@ -7,10 +7,14 @@
  *   prog revert-first precommitted, then reverted before anything else
  *   prog trace-only   precommitted with --switch trace
  *   prog hold         precommitted, waits for tests/precommit/inspect.py
+ *   prog stale        precommitted, a precommitted site changed behind
+ *                     the runtime's back
  * Each checks what the runtime reports and what the calls return, then
  * commits and reverts, which must go on as in any committed program.
  */
 #include "check.h"
+#include "site_write.h"
+#include <errno.h>
 
 MULTIVERSE int mode = 1;        /* initialized: the file's data */
 MULTIVERSE _Bool trace;         /* zero: the file's .bss */
@@ -98,6 +102,7 @@ __attribute__((noinline)) int call_level(void) { return level() + 1; }
 __attribute__((noinline)) int call_work(int x) { return work(x) + 1; }
 __attribute__((noinline)) int call_twice(int x) { return twice(x) + 1; }
 __attribute__((noinline)) int call_far(int x) { return far(x) + 1; }
+__attribute__((noinline)) int call_far_tail(int x) { return far(x); }   /* a jump */
 __attribute__((noinline)) void call_noisy(void) { noisy(); noise += 10; }
 
 /* what the sites of fn hold: how many are not the compiler's call */
@@ -132,6 +137,7 @@ static void expect(int m, int t)
 	CHECK_EQ(call_work(10), m ? 30 + w + 1 + 1 : 10);
 	CHECK_EQ(call_twice(5), m ? 11 : 6);
 	CHECK_EQ(call_far(1), m ? 102 : 3);
+	CHECK_EQ(call_far_tail(1), m ? 101 : 2);
 }
 
 int main(int argc, char **argv)
@@ -156,9 +162,13 @@ int main(int argc, char **argv)
 		/* far's sites hold the branch to its variant; the others
 		 * may keep calls padded for copies (docs/precommit.md),
 		 * which reach their variants through the entries */
-		CHECK(sites_changed(far) >= 1);
+		CHECK(sites_changed(far) >= 2);        /* a call and (-O1 up) a jump */
 		CHECK(sites_changed(noisy) >= 1);
 		CHECK(multiverse_info_site(noisy, 0) && multiverse_info_site(noisy, 0)->pad > 0);
+#ifdef __OPTIMIZE__
+		/* optimized, its variant is empty: inlined in the call */
+		CHECK(multiverse_info_site(noisy, 0)->holds == MULTIVERSE_SITE_INLINED);
+#endif
 		sites_changed(level);
 		sites_changed(hook);
 		sites_changed(work);
@@ -181,6 +191,29 @@ int main(int argc, char **argv)
 		CHECK(multiverse_revert() >= 0);
 		expect(0, 0);
 		CHECK(!committed(level) && sites_changed(level) == 0 && sites_changed(far) == 0);
+	} else if (!strcmp(how, "stale")) {
+		/* a precommitted site changed behind the runtime's back, as
+		 * a debugger's breakpoint would: a commit fails and changes
+		 * nothing while it is there, and succeeds once it is gone */
+		uint8_t *site = site_in(call_far, far), saved[8];
+		int fd = open("/proc/self/mem", O_RDWR);
+
+		CHECK(site && fd >= 0);
+		if (!site || fd < 0)
+			CHECK_DONE();
+		memcpy(saved, site, sizeof saved);
+		write_call(site, bump);
+		mode = 0;
+		CHECK_EQ(multiverse_commit(), -EAGAIN);
+		CHECK(strstr(multiverse_last_error(), "far: precommitted, but"));
+		CHECK_EQ(multiverse_revert(), -EAGAIN);
+		CHECK_EQ(call_level(), 8);      /* nothing was written */
+		CHECK(committed(level) && committed(far));
+		CHECK(pwrite(fd, saved, sizeof saved, (off_t)(uintptr_t)site) == sizeof saved);
+		__builtin___clear_cache((char *)site, (char *)site + sizeof saved);
+		close(fd);
+		CHECK(multiverse_commit() >= 0);
+		expect(0, 0);
 	} else if (!strcmp(how, "hold")) {
 		/* for tests/precommit/inspect.py: as precommitted until a
 		 * line comes in; then reverted until standard input closes */
@@ -207,7 +240,7 @@ int main(int argc, char **argv)
 		CHECK(multiverse_commit_refs(&trace) >= 0);
 		expect(0, 1);
 	} else {
-		fprintf(stderr, "usage: prog plain|precommitted|revert-first|trace-only\n");
+		fprintf(stderr, "usage: prog plain|precommitted|revert-first|trace-only|hold|stale\n");
 		return 2;
 	}
 	CHECK(multiverse_commit() >= 0);
