@@ -141,11 +141,11 @@ $(B)/libmultiverse.a: $(RUNTIME_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-# multiverse-precommit (tools/): the runtime, run at build time on a
-# linked file of this architecture (docs/precommit.md).
-$(B)/multiverse-precommit: tools/multiverse-precommit.c $(RUNTIME_HDR) $(B)/libmultiverse.a
+# multiverse-precommit (tools/precommit/): the runtime, run at build time
+# on a linked file of this architecture (docs/precommit.md).
+$(B)/multiverse-precommit: $(wildcard tools/precommit/*.[ch]) $(RUNTIME_HDR) $(B)/libmultiverse.a
 	$(CC) $(filter-out -fPIC -fvisibility=hidden,$(CFLAGS_RT)) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) \
-	    -o $@ $< $(B)/libmultiverse.a -lpthread
+	    -o $@ $(wildcard tools/precommit/*.c) $(B)/libmultiverse.a -lpthread
 
 # One runtime per process: every module (executable, shared objects,
 # dlopen'ed plugins) links this one, so they share one set of tables.  It
