@@ -335,6 +335,14 @@ static inline const struct mv_desc_variant *mv_desc_fn_variants(const struct mv_
 	return MV_DESC_REF(const struct mv_desc_variant *, d, variants, d->flags & MV_FN_RELATIVE);
 }
 
+/* The body of the variant d was precommitted to, or NULL. */
+static inline void *mv_desc_fn_precommitted_body(const struct mv_desc_fn *d)
+{
+	int k = mv_desc_fn_precommitted(d);
+
+	return k < 0 ? 0 : mv_desc_variant_body(&mv_desc_fn_variants(d)[k]);
+}
+
 /*
  * A call site.  Section __multiverse_site, 24 bytes.
  *

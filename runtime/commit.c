@@ -34,16 +34,15 @@ static int entry_jump(const struct mv_fn *f, uint8_t *jmp)
  * code behind (musl's pthread_create() then starts no thread).  A batch
  * that unloads a module reads nothing new, and passes it by.
  */
-static int fresh(struct mv_fn *f)
+static void fresh(struct mv_fn *f)
 {
 	if (!f->stale || mv_poke_must_forward)
-		return 0;
+		return;
 	f->stale = 0;
 	if (f->entry.state == MV_AREA_INVALID) {
 		f->entry = (struct mv_area){ 0 };
 		mv_capture_entry(f);
 	}
-	return 0;
 }
 
 static int stale(const struct mv_fn *f)
@@ -63,9 +62,7 @@ static int redirect_apply(struct mv_fn *f, void *body)
 	uint8_t jmp[MV_ARCH_ENTRY_LEN];
 	int all, err;
 
-	err = fresh(f);
-	if (err)
-		return err;
+	fresh(f);
 	all = mv_check_sites(f->site0, f->n_sites, f, f->name, &f->checked);
 	if (f->stale)
 		return stale(f);
@@ -101,9 +98,7 @@ int mv_apply_fn(struct mv_fn *f, void *body)
 
 	if (f->redirect)
 		return redirect_apply(f, body);
-	err = fresh(f);
-	if (err)
-		return err;
+	fresh(f);
 	/* a revert reads nothing new: a site never built was never written,
 	 * but where the file was precommitted */
 	all = body || (d->flags & MV_FN_PRECOMMITTED) ?

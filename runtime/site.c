@@ -140,14 +140,13 @@ static int resolve_precommitted(struct mv_site *s, const struct mv_fn *f)
 {
 	struct mv_area *a = &s->area;
 	uint8_t orig[MV_AREA_MAX];
-	int k = f ? mv_desc_fn_precommitted(f->desc) : -1;
+	const void *body = f ? mv_desc_fn_precommitted_body(f->desc) : 0;
 	int state;
 
-	if (k < 0)
+	if (!body)
 		return -1;
 	state = mv_precommitted_form(mv_cur(a), (uintptr_t)a->addr, s->precommitted == 2,
-				     (uintptr_t)s->callee, mv_desc_variant_body(&f->variants[k]),
-				     orig, &s->insn);
+				     (uintptr_t)s->callee, body, orig, &s->insn);
 	if (state < 0)
 		return -1;
 	a->len = MV_ARCH_SITE_MIN;
@@ -221,6 +220,8 @@ void mv_site_resolve(struct mv_site *s, struct mv_fn *f, const char *name)
 int mv_check_sites(size_t site0, size_t n, struct mv_fn *f, const char *name,
 		   unsigned long *checked)
 {
+	int again = 0;
+
 	if (*checked == mv.generation)
 		return 1;
 	/* An unloading batch reads nothing new: a site never read was never
@@ -228,8 +229,6 @@ int mv_check_sites(size_t site0, size_t n, struct mv_fn *f, const char *name,
 	 * to whatever the function runs. */
 	if (mv_poke_must_forward)
 		return 0;
-	int again = 0;
-
 	for (size_t i = site0; i < site0 + n; i++)
 		if (mv_site_build(i)->area.state == MV_AREA_UNRESOLVED) {
 			mv_mem_fresh();

@@ -178,8 +178,7 @@ static int merge_vars(const struct mv_module *m)
  * far as anyone can tell, whatever its entry holds. */
 static int capture_precommitted(struct mv_fn *f)
 {
-	int k = mv_desc_fn_precommitted(f->desc);
-	void *body = k < 0 ? 0 : mv_desc_variant_body(&f->variants[k]);
+	void *body = mv_desc_fn_precommitted_body(f->desc);
 	uint8_t jmp[MV_ARCH_ENTRY_LEN];
 
 	if (body)

@@ -20,26 +20,36 @@ const void *at_offset(uint64_t off, uint64_t len, const char *what)
 	return file + off;
 }
 
-void read_file(void)
+/* The whole of the regular file name, and its size.  Failures name it,
+ * unless it is the file precommitted, which every message names. */
+uint8_t *read_whole(const char *name, size_t *size)
 {
-	int fd = open(path, O_RDONLY);
+	const char *who = name == path ? "" : name, *sep = name == path ? "" : ": ";
+	int fd = open(name, O_RDONLY);
 	struct stat st;
+	uint8_t *p;
 
 	if (fd < 0 || fstat(fd, &st))
-		fail("%s", strerror(errno));
+		fail("%s%s%s", who, sep, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		fail("not a regular file");
-	file_size = st.st_size;
-	file = malloc(file_size ? file_size : 1);
-	if (!file)
+		fail("%s%snot a regular file", who, sep);
+	*size = st.st_size;
+	p = malloc(*size ? *size : 1);
+	if (!p)
 		fail("out of memory");
-	for (size_t got = 0; got < file_size;) {
-		ssize_t n = read(fd, file + got, file_size - got);
+	for (size_t got = 0; got < *size;) {
+		ssize_t n = read(fd, p + got, *size - got);
 		if (n <= 0)
-			fail("read: %s", n ? strerror(errno) : "file shrank");
+			fail("%s%sread: %s", who, sep, n ? strerror(errno) : "file shrank");
 		got += n;
 	}
 	close(fd);
+	return p;
+}
+
+void read_file(void)
+{
+	file = read_whole(path, &file_size);
 	eh = at_offset(0, sizeof *eh, "ELF header");
 	if (memcmp(eh->e_ident, ELFMAG, SELFMAG))
 		fail("not an ELF file");

@@ -88,30 +88,22 @@ static int text_differs(const uint8_t *ref, uint64_t *at)
  */
 static int check(const char *original, char **switches, int n_switches)
 {
-	int fd = open(original, O_RDONLY);
-	uint8_t *orig = malloc(file_size);
-	size_t got = 0;
+	size_t size;
+	uint8_t *orig = read_whole(original, &size);
 	uint64_t at;
 
-	while (fd >= 0 && orig && got < file_size) {
-		ssize_t n = read(fd, orig + got, file_size - got);
-		if (n <= 0)
-			break;
-		got += n;
-	}
-	if (got != file_size)
-		fail("check: cannot read %s", original);
+	if (size != file_size)
+		fail("check: %s is not as large as the output", original);
 	for (const struct mv_desc_fn *f = mod.fn; f < mod.fn_end; f++) {
-		int k = mv_desc_fn_precommitted(f);
+		const void *body = mv_desc_fn_precommitted_body(f);
 		const struct mv_info_fn *info;
 
-		if (k < 0)
+		if (!body)
 			continue;
 		info = multiverse_info_fn(mv_desc_fn_generic(f));
-		if (!info || !info->committed || info->n_sites_skipped ||
-		    info->active != mv_desc_variant_body(&mv_desc_fn_variants(f)[k]))
+		if (!info || !info->committed || info->n_sites_skipped || info->active != body)
 			fail("check: %s does not read as committed to variant %d",
-			     mv_desc_fn_name(f), k);
+			     mv_desc_fn_name(f), mv_desc_fn_precommitted(f));
 	}
 	/* a commit at load would have found what precommit kept committed
 	 * already (the rest, calls left to reach variants through the
@@ -119,13 +111,12 @@ static int check(const char *original, char **switches, int n_switches)
 	commit(switches, n_switches);
 	for (const struct mv_desc_fn *f = mod.fn; f < mod.fn_end; f++) {
 		const uint8_t *entry = mv_desc_fn_entry(f);
-		int k = mv_desc_fn_precommitted(f);
+		const void *body = mv_desc_fn_precommitted_body(f);
 
-		if (k < 0)
+		if (!body)
 			continue;
 		if (memcmp(entry, out_at(vaddr_of(entry), MV_ARCH_ENTRY_LEN), MV_ARCH_ENTRY_LEN) ||
-		    multiverse_info_fn(mv_desc_fn_generic(f))->active !=
-		    mv_desc_variant_body(&mv_desc_fn_variants(f)[k]))
+		    multiverse_info_fn(mv_desc_fn_generic(f))->active != body)
 			fail("check: committing it again changed %s", mv_desc_fn_name(f));
 	}
 	for (const struct mv_desc_site *st = mod.site; st < mod.site_end; st++) {

@@ -42,6 +42,7 @@ extern const Elf64_Ehdr *eh;
 extern const Elf64_Phdr *ph;
 extern uint8_t *base;
 extern uint64_t hi;
+uint8_t *read_whole(const char *name, size_t *size);
 void read_file(void);
 const void *at_offset(uint64_t off, uint64_t len, const char *what);
 const char *section_name(const Elf64_Shdr *s);
