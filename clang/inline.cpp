@@ -47,6 +47,7 @@
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCSectionELF.h"
 #include "llvm/MC/MCStreamer.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <map>
 #include <set>
@@ -123,7 +124,10 @@ class InlineRecorder : public DebugHandlerBase {
 	std::map<const Function *, Copy> copies;   /* every variant's */
 	const MachineFunction *mf = nullptr;
 	Copy *cur = nullptr;                       /* mf's, if a variant */
-	std::vector<MCRegister> stack;             /* mf's target's */
+	const std::vector<MCRegister> *stack = nullptr;   /* mf's target's */
+	/* by register information: a target has hundreds of registers,
+	 * and a unit thousands of variants */
+	std::map<const TargetRegisterInfo *, std::vector<MCRegister>> stacks;
 	const mv_arch_reloc *pending = nullptr;    /* labelled after mi */
 	mv_arch_reloc after;
 
@@ -142,16 +146,22 @@ class InlineRecorder : public DebugHandlerBase {
 		pending = nullptr;
 		if (!cur)
 			return;
-		const TargetRegisterInfo *tri = f->getSubtarget().getRegisterInfo();
-		stack.clear();
-		for (unsigned r = 1; r < tri->getNumRegs(); r++)
-			for (const char *const *n = arch->stack_registers; *n; n++)
-				if (StringRef(tri->getName(r)) == *n)
-					stack.push_back(r);
+		stack = &stack_registers(f->getSubtarget().getRegisterInfo());
 		/* a part of it in another section (hot/cold splitting) */
 		for (const MachineBasicBlock &b : *f)
 			if (b.isBeginSection() && &b != &f->front())
 				cur->why.insert(MV_INLINE_BRANCHES);
+	}
+
+	const std::vector<MCRegister> &stack_registers(const TargetRegisterInfo *tri)
+	{
+		auto [it, added] = stacks.try_emplace(tri);
+		if (added)
+			for (unsigned r = 1; r < tri->getNumRegs(); r++)
+				for (const char *const *n = arch->stack_registers; *n; n++)
+					if (StringRef(tri->getName(r)) == *n)
+						it->second.push_back(r);
+		return it->second;
 	}
 
 	bool uses_stack(const MachineInstr &mi)
@@ -164,7 +174,7 @@ class InlineRecorder : public DebugHandlerBase {
 				return true;
 			if (!op.isReg() || !op.getReg().isPhysical())
 				continue;
-			for (MCRegister s : stack)
+			for (MCRegister s : *stack)
 				if (tri->regsOverlap(op.getReg(), s))
 					return true;
 		}
@@ -237,13 +247,11 @@ class InlineRecorder : public DebugHandlerBase {
 	/* Takes the IR's variant tables out of the module (their function
 	 * records then refer to a label written in endModule), and notes
 	 * the variants to analyse. */
-	void take_tables(Module &m)
+	void take_tables(const std::vector<GlobalVariable *> &records)
 	{
 		unsigned n = 0;
-		for (GlobalVariable *gv : ir_records(m, MV_SECTION_VARIANTS, ".mv.variants")) {
-			auto *array = dyn_cast<ConstantArray>(gv->getInitializer());
-			if (!array)
-				continue;
+		for (GlobalVariable *gv : records) {
+			auto *array = cast<ConstantArray>(gv->getInitializer());
 			Table t;
 			t.group = gv->getComdat();
 			for (const Use &u : array->operands()) {
@@ -261,14 +269,12 @@ class InlineRecorder : public DebugHandlerBase {
 
 	/* The same for the function records, whose tables take_tables()
 	 * replaced already. */
-	void take_functions(Module &m)
+	void take_functions(const std::vector<GlobalVariable *> &records)
 	{
 		unsigned n = 0;
-		for (GlobalVariable *gv : ir_records(m, MV_SECTION_FN, ".mv.fn")) {
-			auto *r = dyn_cast<ConstantStruct>(gv->getInitializer());
-			auto *f = r ? dyn_cast<Function>(r->getOperand(0)) : nullptr;
-			if (!f)
-				continue;
+		for (GlobalVariable *gv : records) {
+			auto *r = cast<ConstantStruct>(gv->getInitializer());
+			auto *f = cast<Function>(r->getOperand(0));
 			fns.push_back({ nullptr, f, r->getOperand(1), r->getOperand(2), r->getOperand(3),
 				cast<ConstantInt>(r->getOperand(4))->getZExtValue(),
 				cast<ConstantInt>(r->getOperand(5))->getZExtValue() });
@@ -276,15 +282,24 @@ class InlineRecorder : public DebugHandlerBase {
 		}
 	}
 
-	/* descriptors.cpp's records in section, by their names' prefix */
+	/* descriptors.cpp's records in section, by their names' prefix,
+	 * those the writer here replaces: tables, and function records
+	 * naming their function */
 	static std::vector<GlobalVariable *> ir_records(Module &m, StringRef section,
 							StringRef prefix)
 	{
 		std::vector<GlobalVariable *> found;
-		for (GlobalVariable &gv : m.globals())
-			if (gv.hasInitializer() && gv.getSection() == section &&
-			    gv.getName().starts_with(prefix))
+		for (GlobalVariable &gv : m.globals()) {
+			if (!gv.hasInitializer() || gv.getSection() != section ||
+			    !gv.getName().starts_with(prefix))
+				continue;
+			const Constant *init = gv.getInitializer();
+			bool ours = section == MV_SECTION_FN
+				? isa<ConstantStruct>(init) && isa<Function>(init->getOperand(0))
+				: isa<ConstantArray>(init);
+			if (ours)
 				found.push_back(&gv);
+		}
 		return found;
 	}
 
@@ -399,11 +414,24 @@ public:
 		tables.clear();
 		fns.clear();
 		copies.clear();
+		stacks.clear();
 		mf = nullptr;
 		cur = nullptr;
 		current = this;
-		take_tables(*m);
-		take_functions(*m);
+		std::vector<GlobalVariable *> t = ir_records(*m, MV_SECTION_VARIANTS, ".mv.variants");
+		std::vector<GlobalVariable *> f = ir_records(*m, MV_SECTION_FN, ".mv.fn");
+		/* Out of the used list first, at once, and the list's old
+		 * arrays gone: a replacement in an array of all the module's
+		 * records, even a dead one, builds it anew.  For ELF the list
+		 * emits nothing, and the writer emits what replaces the
+		 * records. */
+		std::set<Constant *> taken(t.begin(), t.end());
+		taken.insert(f.begin(), f.end());
+		removeFromUsedLists(*m, [&](Constant *c) { return taken.count(c) != 0; });
+		for (Constant *c : taken)
+			c->removeDeadConstantUsers();
+		take_tables(t);
+		take_functions(f);
 	}
 	/* A new function starts (its MachineFunction may have the last
 	 * one's address): its first instruction sets the state up. */
