@@ -207,19 +207,44 @@ std::vector<int64_t> domain(Switch &s, Function &f)
 	return mv_domain(reads, s.width, s.flags & MV_DECL_SIGNED);
 }
 
-/* Whether f uses u: an instruction of f, or a constant expression that
- * f's instructions use (not a global's initializer). */
-bool used_in(Function &f, User *u)
-{
-	if (auto *i = dyn_cast<Instruction>(u))
-		return i->getFunction() == &f;
-	if (isa<GlobalValue>(u))
-		return false;
-	for (User *uu : u->users())
-		if (used_in(f, uu))
-			return true;
-	return false;
-}
+/* The users of each constant that f's instructions use, directly or
+ * through constant expressions and aggregates (never a global's
+ * initializer), each as often as it uses it.  A switch's global has a
+ * user in every function that reads it: asking all of them which are
+ * f's would make the pass quadratic in the functions. */
+class UsersIn {
+	std::map<const Constant *, std::vector<User *>> users;
+
+	void add(Constant *c, User *u)
+	{
+		std::vector<User *> &v = users[c];
+		bool first = v.empty();
+		v.push_back(u);
+		if (first && !isa<GlobalValue>(c))
+			for (Use &op : c->operands())
+				if (auto *oc = dyn_cast<Constant>(op.get()))
+					add(oc, c);
+	}
+
+public:
+	explicit UsersIn(Function &f)
+	{
+		for (Instruction &i : instructions(f))
+			for (Use &op : i.operands())
+				if (auto *c = dyn_cast<Constant>(op.get()))
+					add(c, &i);
+	}
+
+	/* p's users in f: all of an instruction's or argument's are */
+	std::vector<User *> of(Value *p) const
+	{
+		auto *c = dyn_cast<Constant>(p);
+		if (!c)
+			return { p->user_begin(), p->user_end() };
+		auto it = users.find(c);
+		return it == users.end() ? std::vector<User *>() : it->second;
+	}
+};
 
 /* A call of UBSan's run-time report, which takes the address as a
  * number to print it. */
@@ -264,7 +289,7 @@ bool sanitizer_check(User *u)
  * once, as a constant, whatever the order), and no address of its
  * object that goes anywhere but into loads, stores and comparisons.  p is a pointer into
  * s's object at offset (unknown: -1). */
-bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
+bool only_reads(Function &f, const UsersIn &in, const Switch &s, Value *p, int64_t offset)
 {
 	const DataLayout &dl = f.getParent()->getDataLayout();
 	auto overlaps = [&](Type *t) {
@@ -272,9 +297,7 @@ bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 		return offset < 0 || (offset < (int64_t)(s.offset + s.width) &&
 				      offset + size > (int64_t)s.offset);
 	};
-	for (User *u : p->users()) {
-		if (!used_in(f, u))
-			continue;
+	for (User *u : in.of(p)) {
 		if (auto *load = dyn_cast<LoadInst>(u)) {
 			if (load->isVolatile() && overlaps(load->getType()))
 				return false;
@@ -285,10 +308,10 @@ bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 			APInt off(dl.getIndexTypeSizeInBits(gep->getType()), 0);
 			int64_t next = offset >= 0 && gep->accumulateConstantOffset(dl, off)
 				? offset + off.getSExtValue() : -1;
-			if (!only_reads(f, s, gep, next))
+			if (!only_reads(f, in, s, gep, next))
 				return false;
 		} else if (isa<BitCastOperator>(u) || isa<AddrSpaceCastOperator>(u)) {
-			if (!only_reads(f, s, u, offset))
+			if (!only_reads(f, in, s, u, offset))
 				return false;
 		} else if (isa<ICmpInst>(u)) {
 			continue;        /* compared (is p the static object?) */
@@ -304,18 +327,19 @@ bool only_reads(Function &f, const Switch &s, Value *p, int64_t offset)
 std::vector<Switch *> switches_read(Function &f)
 {
 	std::vector<Switch *> out, seen;
+	UsersIn in(f);
 	for (Instruction &i : instructions(f)) {
 		auto *load = dyn_cast<LoadInst>(&i);
 		Switch *s = load ? switch_read(load) : nullptr;
 		if (s && std::find(out.begin(), out.end(), s) == out.end() &&
-		    only_reads(f, *s, s->gv, 0))
+		    only_reads(f, in, *s, s->gv, 0))
 			out.push_back(s);
 		Switch *p = load ? probe_read(load) : nullptr;
 		if (!p || std::find(seen.begin(), seen.end(), p) != seen.end())
 			continue;
 		seen.push_back(p);
 		enum mv_probe_use use = mv_probe_use(probe_loads(f, p), read_otherwise(f, p));
-		if (use == MV_PROBE_NONE || !only_reads(f, *p, p->gv, 0))
+		if (use == MV_PROBE_NONE || !only_reads(f, in, *p, p->gv, 0))
 			continue;       /* written, or its address taken: uses.cpp warned */
 		if (use == MV_PROBE_TESTED)
 			out.push_back(p);
