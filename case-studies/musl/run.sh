@@ -6,19 +6,20 @@
 #
 # Fetches Debian's musl 1.2.3 source, builds it twice into build/case-studies/musl/
 # (baseline: gcc-12; multiversed: our patch, built with multiverse-gcc, with
-# the Multiverse runtime put into its libc.a and libc.so), runs check.c
-# against both, statically and dynamically linked, and measures bench.c:
-# instructions per call (callgrind) and interleaved wall-clock time.
-# --quick stops after the checks.  Without it, a third build, "padded"
+# the Multiverse runtime put into its libc.a and libc.so), and twice more
+# with Clang (base-clang: clang-19; multiverse-clang: multiverse-clang),
+# runs check.c against all four, statically and dynamically linked, and
+# measures bench.c: instructions per call (callgrind) and interleaved
+# wall-clock time.  --quick stops after the checks.  Without it, a third build, "padded"
 # (the same patch, its call sites of multiversed functions padded to
 # $MUSL_INLINE_SIZE bytes, so that commit may copy variants into them),
 # is checked and measured too, with the size of each build and what
 # commit made of each call site.  Results: results.md beside this script.
 # --startup CSV measures only the start-up of an empty program
 # (instructions, callgrind), base against multiverse, static and dynamic,
-# into CSV (link,base,multiverse; bench/run.sh uses it).  It builds only
-# those two C libraries, and reuses each from an earlier --startup run
-# that built it from files of the same contents.
+# for each compiler, into CSV (link,base,multiverse,compiler; bench/run.sh
+# uses it).  It builds only those four C libraries, and reuses each from
+# an earlier --startup run that built it from files of the same contents.
 name=musl
 . "$(dirname "$0")/../common.sh"
 here=$repo/case-studies/musl
@@ -63,7 +64,15 @@ build() {
 	 make -j2 >>"$work/$v.log" 2>&1 &&
 	 { [ -z "$extra" ] || precommit lib/libc.so; } &&
 	 { [ -z "$extra" ] || ar rcs lib/libc.a $extra; } &&
-	 make install >>"$work/$v.log" 2>&1) || die "building $v failed: see $work/$v.log"
+	 make install >>"$work/$v.log" 2>&1 &&
+	 specs "$work/$v-inst") || die "building $v failed: see $work/$v.log"
+}
+# specs inst: musl installs musl-gcc.specs, through which gcc-12 links
+# programs against it, only when built by GCC; a Clang build gets it here
+# (our programs are built by gcc-12 against every C library).
+specs() {
+	[ -f "$1/lib/musl-gcc.specs" ] ||
+		sh tools/musl-gcc.specs.sh "$1/include" "$1/lib" "$1/lib/libc.so" >"$1/lib/musl-gcc.specs"
 }
 # With --startup, a C library built by an earlier --startup from files of
 # the same contents is reused: reusable variant file... says whether it
@@ -83,25 +92,32 @@ stamp() {
 	shift
 	digest "$@" >"$work/$v-inst/inputs"
 }
-base_cc=$(command -v gcc-12)
-reusable base "$base_cc" || { build base gcc-12 ""; stamp base "$base_cc"; }
-# The runtime goes into libc.so through LIBCC, which musl links last, and
-# into libc.a with ar.
-from=("$base_cc" "$here/musl-1.2.3.patch" "$repo/build/multiverse.so" "$repo/build/multiverse-precommit" $rt)
-reusable multiverse "${from[@]}" || {
-	build multiverse "$repo/build/multiverse-gcc" "$here/musl-1.2.3.patch" "$(echo $rt)"
-	stamp multiverse "${from[@]}"
+# base_and_multiverse suffix compiler plugin wrapper: the base build by
+# compiler and the multiversed one by the plugin's wrapper.  The runtime
+# goes into libc.so through LIBCC, which musl links last, and into libc.a
+# with ar.
+base_and_multiverse() {
+	local suffix=$1 cc plugin=$3 wrapper=$4
+	cc=$(command -v "$2") || die "$2 is not installed"
+	reusable base$suffix "$cc" || { build base$suffix "$cc" ""; stamp base$suffix "$cc"; }
+	local from=("$cc" "$here/musl-1.2.3.patch" "$plugin" "$repo/build/multiverse-precommit" $rt)
+	reusable multiverse$suffix "${from[@]}" || {
+		build multiverse$suffix "$wrapper" "$here/musl-1.2.3.patch" "$(echo $rt)"
+		stamp multiverse$suffix "${from[@]}"
+	}
 }
+base_and_multiverse "" gcc-12 "$repo/build/multiverse.so" "$repo/build/multiverse-gcc"
+base_and_multiverse -clang clang-19 "$repo/build/multiverse-clang.so" "$repo/build/multiverse-clang"
 
 # program variant link src out: src built against that C library.
 program() {
 	local v=$1 link=$2 src=$3 out=$4 flags=()
 	[ $link = static ] && flags=(-static) ||
 		flags=(-Wl,--dynamic-linker="$work/$v-inst/lib/libc.so" -Wl,-rpath,"$work/$v-inst/lib")
-	[ $v = base ] || flags+=(-DWITH_MULTIVERSE)
+	case $v in base*) ;; *) flags+=(-DWITH_MULTIVERSE) ;; esac
 	gcc-12 -specs "$work/$v-inst/lib/musl-gcc.specs" -O2 -pthread "${flags[@]}" \
 		"$src" -o "$out" || die "cannot build $src against the $v C library"
-	[ $v = base ] || [ $link != static ] || precommit "$out"
+	case $v-$link in base*|*-dynamic) ;; *) precommit "$out" ;; esac
 }
 
 # check variant...: check.c against base and these builds, static and
@@ -116,7 +132,7 @@ check() {
 				die "check.c failed against the $v C library, $link: $(cat "$work/check-$v-$link.err")"
 			cmp -s "$work/check-base-$link.out" "$work/check-$v-$link.out" ||
 				die "check.c printed different results for the base and $v builds ($link)"
-			[ $v = base ] || sed "s/^/  $v, $link: /" "$work/check-$v-$link.err" >&2
+			case $v in base) ;; *) sed "s/^/  $v, $link: /" "$work/check-$v-$link.err" >&2 ;; esac
 		done
 	done
 	say "check.c passed against base and $*, static and dynamic"
@@ -127,16 +143,18 @@ check() {
 measure_startup() {
 	local link v n counts
 	printf 'int main(void) { return 0; }\n' >"$work/empty.c"
-	echo "link,base,multiverse" >"$startup.tmp"
-	for link in static dynamic; do
-		counts=$link
-		for v in base multiverse; do
-			program $v $link "$work/empty.c" "$work/empty-$v-$link"
-			n=$(instructions "$work/empty-$v-$link")
-			[ -n "$n" ] || die "callgrind counted nothing for the $v C library's empty program ($link)"
-			counts=$counts,$n
+	echo "link,base,multiverse,compiler" >"$startup.tmp"
+	for suffix in "" -clang; do
+		for link in static dynamic; do
+			counts=$link
+			for v in base$suffix multiverse$suffix; do
+				program $v $link "$work/empty.c" "$work/empty-$v-$link"
+				n=$(instructions "$work/empty-$v-$link")
+				[ -n "$n" ] || die "callgrind counted nothing for the $v C library's empty program ($link)"
+				counts=$counts,$n
+			done
+			echo "$counts,$([ -z "$suffix" ] && echo gcc-12 || echo clang-19)" >>"$startup.tmp"
 		done
-		echo "$counts" >>"$startup.tmp"
 	done
 	mv "$startup.tmp" "$startup"
 	cat "$startup"
@@ -145,7 +163,7 @@ if [ -n "$startup" ]; then
 	measure_startup
 	exit 0
 fi
-check multiverse
+check multiverse base-clang multiverse-clang
 [ $quick = 1 ] && exit 0
 
 # The padded build: every call site of a multiversed function gets $pad
@@ -157,7 +175,7 @@ build padded "$repo/build/multiverse-gcc" "$here/musl-1.2.3.patch" "$(echo $rt)"
 check padded
 builds="base multiverse padded"
 
-for v in $builds; do
+for v in $builds base-clang multiverse-clang; do
 	program $v static "$here/bench.c" "$work/bench-$v"
 done
 
@@ -172,7 +190,7 @@ per_call() {
 # start-up: a program that does nothing; the multiversed C library,
 # precommitted, commits nothing before main
 printf 'int main(void) { return 0; }\n' >"$work/empty.c"
-for v in $builds; do
+for v in $builds base-clang multiverse-clang; do
 	program $v static "$work/empty.c" "$work/empty-$v-static"
 	program $v dynamic "$work/empty.c" "$work/empty-$v-dynamic"
 done
@@ -222,6 +240,21 @@ done
 	echo "|---|---|---|---|"
 	for link in static dynamic; do
 		echo "| $link | $(instructions "$work/empty-base-$link") | $(instructions "$work/empty-multiverse-$link") | $(instructions "$work/empty-padded-$link") |"
+	done
+	echo
+	echo "Built by Clang (clang-19; multiverse-clang), instructions:"
+	echo
+	echo "| | base | multiverse | change |"
+	echo "|---|---|---|---|"
+	for link in static dynamic; do
+		b=$(instructions "$work/empty-base-clang-$link")
+		m=$(instructions "$work/empty-multiverse-clang-$link")
+		echo "| start-up of an empty program, $link | $b | $m | $((m - b)) |"
+	done
+	for fn in random malloc0; do
+		b=$(per_call "$work/bench-base-clang" $fn st)
+		m=$(per_call "$work/bench-multiverse-clang" $fn st)
+		echo "| $([ $fn = random ] && echo "random()" || echo "malloc(0)+free"), 1 thread, per call | $b | $m | $(change "$b" "$m") |"
 	done
 	echo
 	echo "| text bytes | base | multiverse | padded |"
