@@ -17,7 +17,7 @@
 # Sets up what it needs: the cross toolchain and the guest
 # (tests/qemu/setup.sh), the AArch64 build of multiverse (make aarch64),
 # the benchmark programs (make ARCH=aarch64), and valgrind's arm64 files
-# (apt-get download valgrind:arm64, extracted, never installed).
+# (tests/qemu/valgrind.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=micro
@@ -33,23 +33,7 @@ guest=$O/guest
 ../tests/qemu/setup.sh
 make -s -C .. aarch64
 
-# valgrind.bin and the callgrind tool: valgrind's launcher is a perl
-# script, and the guest has no perl.
-if [ ! -x "$guest/valgrind/valgrind.bin" ]; then
-	mkdir -p "$O/debs" "$guest/valgrind/lib"
-	deb=$(find "$O/debs" -name 'valgrind_*_arm64.deb' | head -n 1)
-	if [ -z "$deb" ]; then
-		(cd "$O/debs" && apt-get download -q valgrind:arm64 >/dev/null 2>&1) ||
-			{ echo "apt-get download valgrind:arm64 failed" >&2; exit 1; }
-		deb=$(find "$O/debs" -name 'valgrind_*_arm64.deb' | head -n 1)
-	fi
-	tmp=$(mktemp -d)
-	dpkg-deb -x "$deb" "$tmp"
-	cp "$tmp"/usr/libexec/valgrind/{callgrind-arm64-linux,vgpreload_core-arm64-linux.so,default.supp} \
-		"$guest/valgrind/lib/"
-	cp "$tmp/usr/bin/valgrind.bin" "$guest/valgrind/"
-	rm -rf "$tmp"
-fi
+../tests/qemu/valgrind.sh "$guest"
 cp ../build/aarch64/libmultiverse.so.0 "$guest/"
 dir=$(cd "$guest" && pwd -P)
 

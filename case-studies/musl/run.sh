@@ -10,15 +10,18 @@
 # with Clang (base-clang: clang-19; multiverse-clang: multiverse-clang),
 # runs check.c against all four, statically and dynamically linked, and
 # measures bench.c: instructions per call (callgrind) and interleaved
-# wall-clock time.  --quick stops after the checks.  Without it, a third build, "padded"
+# wall-clock time.  --quick stops after the checks.  The same four builds
+# for AArch64 (suffix -aarch64; the cross compilers and wrappers) run
+# check.c, and with --startup or the full run the empty program's start-up
+# under callgrind, in the arm64 guest of the test suite (tests/qemu/).  Without it, a third build, "padded"
 # (the same patch, its call sites of multiversed functions padded to
 # $MUSL_INLINE_SIZE bytes, so that commit may copy variants into them),
 # is checked and measured too, with the size of each build and what
 # commit made of each call site.  Results: results.md beside this script.
 # --startup CSV measures only the start-up of an empty program
 # (instructions, callgrind), base against multiverse, static and dynamic,
-# for each compiler, into CSV (link,base,multiverse,compiler; bench/run.sh
-# uses it).  It builds only those four C libraries, and reuses each from
+# for each compiler and architecture, into CSV
+# (link,base,multiverse,compiler,arch; bench/run.sh uses it).  It builds only those four C libraries, and reuses each from
 # an earlier --startup run that built it from files of the same contents.
 name=musl
 . "$(dirname "$0")/../common.sh"
@@ -37,14 +40,18 @@ pad=${MUSL_INLINE_SIZE:-16}     # bytes per padded call site, call included
 # The plugin, and the Multiverse runtime for a C library's own libc
 # (docs/libc.md), built against musl 1.2.3's headers: Debian's musl-tools,
 # the same release as the source below.
-"$repo/make.sh" all musl-libc >/dev/null
+"$repo/make.sh" all musl-libc aarch64 >/dev/null
+"$repo/tests/qemu/setup.sh"
 [ $quick = 1 ] || need_packages valgrind bc
 rt=$(find "$repo"/build/musl-libc/runtime -name "*.o" | sort)
+guest=$work/guest-aarch64       # what the guest gets: libraries, programs
 
 source_of musl 1.2.3-1 "$work/src"
 
 # precommit file: a multiversed libc.so or static program starts with
 # its locks elided (docs/precommit.md), as a commit at load would leave it.
+# AArch64 builds are precommitted in the guest (guest_script), by the
+# arm64 build of the tool.
 precommit() {
 	"$repo/build/multiverse-precommit" --switch __libc.threaded "$1" ||
 		die "multiverse-precommit failed on $1"
@@ -62,11 +69,12 @@ build() {
 		CC="$cc" ${extra:+LIBCC="$extra -lgcc"} ${cflags:+CFLAGS="$cflags"} \
 		>"$work/$v.log" 2>&1 &&
 	 make -j2 >>"$work/$v.log" 2>&1 &&
-	 { [ -z "$extra" ] || precommit lib/libc.so; } &&
+	 { [ -z "$extra" ] || aarch64 $v || precommit lib/libc.so; } &&
 	 { [ -z "$extra" ] || ar rcs lib/libc.a $extra; } &&
 	 make install >>"$work/$v.log" 2>&1 &&
 	 specs "$work/$v-inst") || die "building $v failed: see $work/$v.log"
 }
+aarch64() { case $1 in *-aarch64) return 0 ;; esac; return 1; }
 # specs inst: musl installs musl-gcc.specs, through which gcc-12 links
 # programs against it, only when built by GCC; a Clang build gets it here
 # (our programs are built by gcc-12 against every C library).
@@ -97,27 +105,103 @@ stamp() {
 # goes into libc.so through LIBCC, which musl links last, and into libc.a
 # with ar.
 base_and_multiverse() {
-	local suffix=$1 cc plugin=$3 wrapper=$4
+	local suffix=$1 cc plugin=$3 wrapper=$4 objects=$rt tool=$repo/build/multiverse-precommit
 	cc=$(command -v "$2") || die "$2 is not installed"
 	reusable base$suffix "$cc" || { build base$suffix "$cc" ""; stamp base$suffix "$cc"; }
-	local from=("$cc" "$here/musl-1.2.3.patch" "$plugin" "$repo/build/multiverse-precommit" $rt)
+	if aarch64 "$suffix"; then
+		objects=$(aarch64_runtime "$work/base$suffix-inst")
+		tool=$repo/build/aarch64/multiverse-precommit
+	fi
+	local from=("$cc" "$here/musl-1.2.3.patch" "$plugin" "$tool" $objects)
 	reusable multiverse$suffix "${from[@]}" || {
-		build multiverse$suffix "$wrapper" "$here/musl-1.2.3.patch" "$(echo $rt)"
+		build multiverse$suffix "$wrapper" "$here/musl-1.2.3.patch" "$(echo $objects)"
 		stamp multiverse$suffix "${from[@]}"
 	}
 }
+# aarch64_runtime inst: the runtime's objects for an AArch64 musl, built
+# against the headers of the base AArch64 build at inst (musl-tools has
+# x86-64's only) and the cross kernel headers; their names.
+aarch64_runtime() {
+	make -s -C "$repo" CC=aarch64-linux-gnu-gcc-12 B=build/aarch64 \
+		MUSL_SPECS="$1/lib/musl-gcc.specs" KERNEL_HEADERS=/usr/aarch64-linux-gnu/include \
+		musl-libc >&2 || die "cannot build the runtime for AArch64 musl"
+	find "$repo"/build/aarch64/musl-libc/runtime -name "*.o" | sort
+}
+# Clang for AArch64 is clang-19 with a target: a command of its own for
+# musl's configure, and for the digests.
+printf '#!/bin/sh\nexec clang-19 --target=aarch64-linux-gnu "$@"\n' >"$work/clang-aarch64"
+chmod +x "$work/clang-aarch64"
 base_and_multiverse "" gcc-12 "$repo/build/multiverse.so" "$repo/build/multiverse-gcc"
 base_and_multiverse -clang clang-19 "$repo/build/multiverse-clang.so" "$repo/build/multiverse-clang"
+base_and_multiverse -aarch64 aarch64-linux-gnu-gcc-12 "$repo/build/aarch64/multiverse.so" \
+	"$repo/build/aarch64-linux-gnu-multiverse-gcc"
+base_and_multiverse -clang-aarch64 "$work/clang-aarch64" "$repo/build/multiverse-clang.so" \
+	"$repo/build/aarch64-linux-gnu-multiverse-clang"
 
-# program variant link src out: src built against that C library.
+# program variant link src out: src built against that C library (for
+# AArch64, into the guest's folder, where the dynamic one finds its
+# libc.so).
 program() {
-	local v=$1 link=$2 src=$3 out=$4 flags=()
+	local v=$1 link=$2 src=$3 out=$4 flags=() lib=$work/$v-inst/lib cc=gcc-12
+	if aarch64 $v; then
+		lib=$guest/$v
+		cc=aarch64-linux-gnu-gcc-12
+		mkdir -p "$lib"
+		cp "$work/$v-inst/lib/libc.so" "$lib/"
+	fi
 	[ $link = static ] && flags=(-static) ||
-		flags=(-Wl,--dynamic-linker="$work/$v-inst/lib/libc.so" -Wl,-rpath,"$work/$v-inst/lib")
+		flags=(-Wl,--dynamic-linker="$lib/libc.so" -Wl,-rpath,"$lib")
 	case $v in base*) ;; *) flags+=(-DWITH_MULTIVERSE) ;; esac
-	gcc-12 -specs "$work/$v-inst/lib/musl-gcc.specs" -O2 -pthread "${flags[@]}" \
+	$cc -specs "$work/$v-inst/lib/musl-gcc.specs" -O2 -pthread "${flags[@]}" \
 		"$src" -o "$out" || die "cannot build $src against the $v C library"
-	case $v-$link in base*|*-dynamic) ;; *) precommit "$out" ;; esac
+	case $v-$link in base*|*-dynamic|*-aarch64-static) ;; *) precommit "$out" ;; esac
+}
+
+# guest_run what: one boot of the arm64 guest, which precommits the
+# multiversed AArch64 builds' libc.so and static programs, then runs
+# check.c against each AArch64 build (what=check: the same output as
+# here, and the variants of __lock), or counts the empty programs'
+# instructions (what=count: "program count" lines on stdout).
+guest_run() {
+	local what=$1 v link prefix=check
+	[ $what = check ] || prefix=empty
+	rm -rf "$guest"
+	mkdir -p "$guest"
+	for v in base-aarch64 multiverse-aarch64 base-clang-aarch64 multiverse-clang-aarch64; do
+		for link in static dynamic; do
+			if [ $what = check ]; then
+				program $v $link "$here/check.c" "$guest/check-$v-$link"
+			else
+				program $v $link "$work/empty.c" "$guest/empty-$v-$link"
+			fi
+		done
+	done
+	cp "$repo/build/aarch64/multiverse-precommit" "$guest/"
+	[ $what = check ] || "$repo/tests/qemu/valgrind.sh" "$guest"
+	local dir
+	dir=$(cd "$guest" && pwd -P)
+	cat >"$guest/run.sh" <<-EOF
+	set -e
+	cd $dir
+	for f in multiverse-aarch64/libc.so multiverse-clang-aarch64/libc.so \\
+		 $prefix-multiverse-aarch64-static $prefix-multiverse-clang-aarch64-static; do
+		./multiverse-precommit --switch __libc.threaded \$f
+	done
+	export VALGRIND_LIB=$dir/valgrind/lib
+	for p in $prefix-*; do
+		if [ $what = check ]; then
+			./\$p >/tmp/out 2>/tmp/err || { echo "\$p failed:"; cat /tmp/err; exit 1; }
+			echo "\$p \$(md5sum </tmp/out)"
+			sed "s/^/\$p: /" /tmp/err
+		else
+			echo "\$p \$($dir/valgrind/valgrind.bin --tool=callgrind --smc-check=all \\
+				--callgrind-out-file=/dev/null ./\$p 2>&1 >/dev/null |
+				sed -n 's/.*Collected : \\([0-9]*\\).*/\\1/p')"
+		fi
+	done
+	EOF
+	"$repo/tests/qemu/run.sh" "$guest" sh "$dir/run.sh" >"$work/guest-$what.out" 2>&1 ||
+		die "the arm64 guest failed: $(tail -n 20 "$work/guest-$what.out")"
 }
 
 # check variant...: check.c against base and these builds, static and
@@ -138,12 +222,47 @@ check() {
 	say "check.c passed against base and $*, static and dynamic"
 }
 
+# check_aarch64: check.c against the four AArch64 builds, static and
+# dynamic, in the guest, with the same output as the base build's here.
+check_aarch64() {
+	local want p sum n=0
+	say "running check.c in the arm64 guest"
+	guest_run check
+	want=$(md5sum <"$work/check-base-static.out" | cut -d " " -f 1)
+	while read -r p sum _; do
+		[ "$sum" = "$want" ] || die "check.c printed different results against $p (AArch64)"
+		n=$((n + 1))
+	done < <(grep -E '^check-[a-z0-9-]+ [0-9a-f]{32}' "$work/guest-check.out")
+	[ $n = 8 ] || die "check.c ran $n times of 8 in the arm64 guest: $(tail -n 20 "$work/guest-check.out")"
+	grep -E '^check-multiverse[a-z0-9-]*: ' "$work/guest-check.out" | sed 's/^check-/  /' >&2
+	say "check.c passed against the four AArch64 builds, static and dynamic"
+}
+
+# aarch64_startup: the AArch64 builds' empty programs counted in the
+# guest, as measure_startup's rows.
+aarch64_startup() {
+	local suffix link v n counts
+	printf 'int main(void) { return 0; }\n' >"$work/empty.c"
+	guest_run count
+	for suffix in -aarch64 -clang-aarch64; do
+		for link in static dynamic; do
+			counts=$link
+			for v in base$suffix multiverse$suffix; do
+				n=$(sed -n "s/^empty-$v-$link \([0-9][0-9]*\)\r*$/\1/p" "$work/guest-count.out")
+				[ -n "$n" ] || die "callgrind counted nothing in the guest for the $v C library's empty program ($link): $(tail -n 20 "$work/guest-count.out")"
+				counts=$counts,$n
+			done
+			echo "$counts,$([ $suffix = -aarch64 ] && echo gcc-12 || echo clang-19),AArch64"
+		done
+	done
+}
+
 # measure_startup: what --startup measures (the full run measures it too,
 # below, for the table of results.md).
 measure_startup() {
 	local link v n counts
 	printf 'int main(void) { return 0; }\n' >"$work/empty.c"
-	echo "link,base,multiverse,compiler" >"$startup.tmp"
+	echo "link,base,multiverse,compiler,arch" >"$startup.tmp"
 	for suffix in "" -clang; do
 		for link in static dynamic; do
 			counts=$link
@@ -153,9 +272,10 @@ measure_startup() {
 				[ -n "$n" ] || die "callgrind counted nothing for the $v C library's empty program ($link)"
 				counts=$counts,$n
 			done
-			echo "$counts,$([ -z "$suffix" ] && echo gcc-12 || echo clang-19)" >>"$startup.tmp"
+			echo "$counts,$([ -z "$suffix" ] && echo gcc-12 || echo clang-19),x86-64" >>"$startup.tmp"
 		done
 	done
+	aarch64_startup >>"$startup.tmp"
 	mv "$startup.tmp" "$startup"
 	cat "$startup"
 }
@@ -164,6 +284,7 @@ if [ -n "$startup" ]; then
 	exit 0
 fi
 check multiverse base-clang multiverse-clang
+check_aarch64
 [ $quick = 1 ] && exit 0
 
 # The padded build: every call site of a multiversed function gets $pad
@@ -207,6 +328,8 @@ sites() {
 	done
 }
 
+aarch64_startup >"$work/aarch64-startup.csv"
+
 # text bytes: of the members of libc.a together, of libc.so
 text() { size -t "$@" | tail -n 1 | cut -f 1 | tr -d ' '; }
 
@@ -241,6 +364,14 @@ done
 	for link in static dynamic; do
 		echo "| $link | $(instructions "$work/empty-base-$link") | $(instructions "$work/empty-multiverse-$link") | $(instructions "$work/empty-padded-$link") |"
 	done
+	echo
+	echo "AArch64, start-up of an empty program (instructions, callgrind in the arm64 guest):"
+	echo
+	echo "| link | compiler | base | multiverse | change |"
+	echo "|---|---|---|---|---|"
+	while IFS=, read -r link b m compiler _; do
+		echo "| $link | $compiler | $b | $m | $((m - b)) |"
+	done <"$work/aarch64-startup.csv"
 	echo
 	echo "Built by Clang (clang-19; multiverse-clang), instructions:"
 	echo
