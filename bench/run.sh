@@ -160,15 +160,17 @@ say "compile time (every compiler and target there is)"
 python3 tools/compile_time.py "${ctime[@]}" --csv "$R/compile_time.csv"
 
 # --- musl start-up (issue 31) --------------------------------------------
-# Builds Debian's musl twice the first time (a few minutes), then reuses
-# the builds while the runtime and the plugin stay the same.
+# Builds Debian's musl eight times the first time (base and multiversed,
+# GCC and Clang, x86-64 and AArch64: a few minutes), then reuses the
+# builds while the compilers, the runtime and the plugins stay the same.
+# The AArch64 ones are counted in the arm64 guest (tests/qemu/).
 say "musl: instructions of an empty program, base against multiverse (callgrind)"
 if ../case-studies/musl/run.sh --startup "$R/musl_startup.csv" >"$tmp/musl.log" 2>&1; then
 	cat "$R/musl_startup.csv"
 else
 	rm -f "$R/musl_startup.csv"
 	echo "musl start-up not measured: case-studies/musl/run.sh --startup failed" \
-		"(no musl source from apt-get source, or no build?); its last lines:"
+		"(no musl source from apt-get source, a build, or the arm64 guest?); its last lines:"
 	tail -n 5 "$tmp/musl.log" | sed 's/^/  /'
 fi
 

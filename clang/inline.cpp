@@ -303,9 +303,9 @@ class InlineRecorder : public DebugHandlerBase {
 		return found;
 	}
 
-	/* Takes gv out of the module; what referred to it (the used list, a
-	 * function record) now refers to the label returned, which the
-	 * writer emits.  ".L": a label of this object, like the private
+	/* Takes gv out of the module; what referred to it (a function
+	 * record; beginModule() took it out of the used list) now refers to
+	 * the label returned, which the writer emits.  ".L": a label of this object, like the private
 	 * global. */
 	MCSymbol *take(GlobalVariable &gv, const char *kind, unsigned n)
 	{

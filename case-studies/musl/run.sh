@@ -21,8 +21,9 @@
 # --startup CSV measures only the start-up of an empty program
 # (instructions, callgrind), base against multiverse, static and dynamic,
 # for each compiler and architecture, into CSV
-# (link,base,multiverse,compiler,arch; bench/run.sh uses it).  It builds only those four C libraries, and reuses each from
-# an earlier --startup run that built it from files of the same contents.
+# (link,base,multiverse,compiler,arch; bench/run.sh uses it).  It builds
+# only those eight C libraries, and reuses each from an earlier --startup
+# run that built it from files of the same contents.
 name=musl
 . "$(dirname "$0")/../common.sh"
 here=$repo/case-studies/musl
@@ -44,13 +45,15 @@ pad=${MUSL_INLINE_SIZE:-16}     # bytes per padded call site, call included
 "$repo/tests/qemu/setup.sh"
 [ $quick = 1 ] || need_packages valgrind bc
 rt=$(find "$repo"/build/musl-libc/runtime -name "*.o" | sort)
-guest=$work/guest-aarch64       # what the guest gets: libraries, programs
+# What the guest gets (libraries, programs), at its physical path: the
+# guest has it there, and the dynamic programs name their libc.so in it.
+guest=$(realpath -m "$work/guest-aarch64")
 
 source_of musl 1.2.3-1 "$work/src"
 
 # precommit file: a multiversed libc.so or static program starts with
 # its locks elided (docs/precommit.md), as a commit at load would leave it.
-# AArch64 builds are precommitted in the guest (guest_script), by the
+# AArch64 builds are precommitted in the guest (guest_run), by the
 # arm64 build of the tool.
 precommit() {
 	"$repo/build/multiverse-precommit" --switch __libc.threaded "$1" ||
@@ -107,12 +110,16 @@ stamp() {
 base_and_multiverse() {
 	local suffix=$1 cc plugin=$3 wrapper=$4 objects=$rt tool=$repo/build/multiverse-precommit
 	cc=$(command -v "$2") || die "$2 is not installed"
-	reusable base$suffix "$cc" || { build base$suffix "$cc" ""; stamp base$suffix "$cc"; }
+	# what the compiler is: the clang-aarch64 script, and clang-19 itself
+	local compiler=("$cc")
+	[ "$cc" != "$work/clang-aarch64" ] || compiler+=("$(command -v clang-19)")
+	reusable base$suffix "${compiler[@]}" ||
+		{ build base$suffix "$cc" ""; stamp base$suffix "${compiler[@]}"; }
 	if aarch64 "$suffix"; then
 		objects=$(aarch64_runtime "$work/base$suffix-inst")
 		tool=$repo/build/aarch64/multiverse-precommit
 	fi
-	local from=("$cc" "$here/musl-1.2.3.patch" "$plugin" "$tool" $objects)
+	local from=("${compiler[@]}" "$here/musl-1.2.3.patch" "$plugin" "$tool" $objects)
 	reusable multiverse$suffix "${from[@]}" || {
 		build multiverse$suffix "$wrapper" "$here/musl-1.2.3.patch" "$(echo $objects)"
 		stamp multiverse$suffix "${from[@]}"
@@ -182,19 +189,19 @@ guest_run() {
 	dir=$(cd "$guest" && pwd -P)
 	cat >"$guest/run.sh" <<-EOF
 	set -e
-	cd $dir
+	cd "$dir"
 	for f in multiverse-aarch64/libc.so multiverse-clang-aarch64/libc.so \\
 		 $prefix-multiverse-aarch64-static $prefix-multiverse-clang-aarch64-static; do
 		./multiverse-precommit --switch __libc.threaded \$f
 	done
-	export VALGRIND_LIB=$dir/valgrind/lib
+	export VALGRIND_LIB="$dir/valgrind/lib"
 	for p in $prefix-*; do
 		if [ $what = check ]; then
 			./\$p >/tmp/out 2>/tmp/err || { echo "\$p failed:"; cat /tmp/err; exit 1; }
 			echo "\$p \$(md5sum </tmp/out)"
 			sed "s/^/\$p: /" /tmp/err
 		else
-			echo "\$p \$($dir/valgrind/valgrind.bin --tool=callgrind --smc-check=all \\
+			echo "\$p \$("$dir/valgrind/valgrind.bin" --tool=callgrind --smc-check=all \\
 				--callgrind-out-file=/dev/null ./\$p 2>&1 >/dev/null |
 				sed -n 's/.*Collected : \\([0-9]*\\).*/\\1/p')"
 		fi
@@ -243,7 +250,7 @@ check_aarch64() {
 aarch64_startup() {
 	local suffix link v n counts
 	printf 'int main(void) { return 0; }\n' >"$work/empty.c"
-	guest_run count
+	guest_run count >&2     # its output is the rows alone
 	for suffix in -aarch64 -clang-aarch64; do
 		for link in static dynamic; do
 			counts=$link
