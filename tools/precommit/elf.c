@@ -325,7 +325,7 @@ uint32_t relocated_at(uint64_t vaddr, uint64_t len)
 
 			if (is_relative(type) || type == 0)
 				continue;
-			if (type == (MV_ARCH_MACHINE == EM_X86_64 ? R_X86_64_COPY : R_AARCH64_COPY)) {
+			if (type == R_COPY_HERE) {
 				const Elf64_Shdr *t = s->sh_link < eh->e_shnum ? &sh[s->sh_link] : 0;
 				uint64_t n = ELF64_R_SYM(r[k].r_info);
 

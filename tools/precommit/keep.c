@@ -20,12 +20,6 @@ uint8_t *out_at(uint64_t vaddr, uint64_t len)
 	return 0;
 }
 
-/* The output's copy of a record that lies in section s of the mapping. */
-static void *out_record(const void *rec, size_t len)
-{
-	return out_at(vaddr_of(rec), len);
-}
-
 unsigned n_fns, n_sites, n_sites_all;
 
 /* The variant whose jump commit wrote at f's entry, or -1 for none. */
@@ -60,7 +54,7 @@ static void take_site(const struct mv_desc_site *s, const struct mv_desc_fn *f, 
 	n_sites_all++;
 	/* a padded site, only if its padding kept the compiler's NOPs
 	 * (commit did not copy a variant there) */
-	if (!memcmp(at, o, MV_ARCH_SITE_MIN) || s->pad > MV_INLINE_MAX ||
+	if (!memcmp(at, o, MV_ARCH_SITE_MIN) ||
 	    memcmp(at - s->pad, out_at(vaddr_of(at) - s->pad, s->pad), s->pad) ||
 	    mv_arch_decode(o, MV_ARCH_SITE_MIN, (uintptr_t)at, &insn) ||
 	    insn.indirect || insn.len != MV_ARCH_SITE_MIN ||
@@ -69,7 +63,7 @@ static void take_site(const struct mv_desc_site *s, const struct mv_desc_fn *f, 
 	    memcmp(orig, o, MV_ARCH_SITE_MIN))
 		return;
 	memcpy(o, at, MV_ARCH_SITE_MIN);
-	rec = out_record(s, sizeof *s);
+	rec = (struct mv_desc_site *)out_at(vaddr_of(s), sizeof *s);
 	rec->flags |= MV_SITE_PRECOMMITTED | (insn.is_jmp ? MV_SITE_PRECOMMITTED_JMP : 0);
 	n_sites++;
 }
@@ -83,59 +77,40 @@ static int probes(const struct mv_desc_variant *v)
 {
 	const struct mv_desc_guard *g = mv_desc_variant_guards(v);
 
-	for (uint32_t j = 0; j < v->n_guards; j++)
-		for (const struct mv_desc_var *x = mod.var; x < mod.var_end; x++)
-			if (x->flags & MV_VAR_FNPTR && mv_desc_var_addr(x) == mv_desc_guard_var(v, &g[j]) &&
-			    (g[j].low || g[j].high))
-				return 1;
+	for (uint32_t j = 0; j < v->n_guards; j++) {
+		const struct mv_var *x = mv_find_var(mv_desc_guard_var(v, &g[j]));
+
+		if (x && x->flags & MV_VAR_FNPTR && (g[j].low || g[j].high))
+			return 1;
+	}
 	return 0;
 }
 
-static int by_callee(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)mv_desc_site_callee(*(const struct mv_desc_site *const *)a);
-	uintptr_t y = (uintptr_t)mv_desc_site_callee(*(const struct mv_desc_site *const *)b);
-
-	return x < y ? -1 : x > y;
-}
-
+/* After the commit, whose tables hold each function's run of sites. */
 void precommit(void)
 {
-	size_t n = mod.site_end - mod.site;
-	const struct mv_desc_site **sites = malloc((n ? n : 1) * sizeof *sites);
-
 	out = malloc(file_size);
-	if (!out || !sites)
+	if (!out)
 		fail("out of memory");
 	memcpy(out, file, file_size);
-	for (size_t i = 0; i < n; i++)
-		sites[i] = &mod.site[i];
-	qsort(sites, n, sizeof *sites, by_callee);
 	for (const struct mv_desc_fn *f = mod.fn; f < mod.fn_end; f++) {
 		int k = f->flags & MV_FN_PLAIN ? -1 : committed_variant(f);
 		struct mv_desc_fn *rec;
+		const struct mv_fn *rf;
 
 		if (k < 0 || probes(&mv_desc_fn_variants(f)[k]))
 			continue;
 		memcpy(out_at(vaddr_of(mv_desc_fn_entry(f)), MV_ARCH_ENTRY_LEN),
 		       mv_desc_fn_entry(f), MV_ARCH_ENTRY_LEN);
-		rec = out_record(f, sizeof *f);
+		rec = (struct mv_desc_fn *)out_at(vaddr_of(f), sizeof *f);
 		rec->flags = (rec->flags & ~MV_FN_PRECOMMITTED_MASK) | MV_FN_PRECOMMITTED |
 			     (uint32_t)k << MV_FN_PRECOMMITTED_SHIFT;
 		n_fns++;
 		if (verbose)
 			fprintf(stderr, "%s: %s: %s: variant %d\n", prog, path, mv_desc_fn_name(f), k);
-		/* its sites: the run of them that call its generic */
-		size_t a = 0, b = n;
-		while (a < b) {
-			size_t m = a + (b - a) / 2;
-			if ((uintptr_t)mv_desc_site_callee(sites[m]) < (uintptr_t)mv_desc_fn_generic(f))
-				a = m + 1;
-			else
-				b = m;
-		}
-		for (; a < n && mv_desc_site_callee(sites[a]) == mv_desc_fn_generic(f); a++)
-			take_site(sites[a], f, mv_desc_variant_body(&mv_desc_fn_variants(f)[k]));
+		if (!(rf = mv_find_fn(mv_desc_fn_generic(f))))
+			fail("%s: the runtime does not know it after the commit", mv_desc_fn_name(f));
+		for (size_t j = rf->site0; j < rf->site0 + rf->n_sites; j++)
+			take_site(mv_site_desc(j), f, mv_desc_variant_body(&mv_desc_fn_variants(f)[k]));
 	}
-	free(sites);
 }

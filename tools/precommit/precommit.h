@@ -58,6 +58,9 @@ uint64_t vaddr_of(const void *p);
 int in_file(const void *p, size_t len);
 int string_in_file(const char *p);
 int code_in_file(const void *p, size_t len);
+/* the architecture's copy relocation, which fills a switch from another
+ * object at load */
+#define R_COPY_HERE (MV_ARCH_MACHINE == EM_X86_64 ? R_X86_64_COPY : R_AARCH64_COPY)
 
 /* records.c */
 extern struct mv_module mod;

@@ -8,7 +8,6 @@
 
 /* The records, in the mapping. */
 struct mv_module mod;
-static const Elf64_Shdr *sec_var, *sec_fn, *sec_site;
 
 static const void *records(const Elf64_Shdr *s, size_t size, const void **end)
 {
@@ -46,7 +45,7 @@ static void check_addresses(void)
 		if (!in_file(mv_desc_var_addr(v), v->width))
 			fail("switch %s is %s; %s commits only what one file holds", name, outside, prog);
 		type = relocated_at(vaddr_of(mv_desc_var_addr(v)), v->width);
-		if (type == (MV_ARCH_MACHINE == EM_X86_64 ? R_X86_64_COPY : R_AARCH64_COPY))
+		if (type == R_COPY_HERE)
 			fail("switch %s is another module's, copied into this one when it is "
 			     "loaded: its value is not in the file", name);
 		if (type)
@@ -96,11 +95,11 @@ static void check_addresses(void)
 
 void register_records(void)
 {
+	const Elf64_Shdr *sec_var = find_section(MV_SECTION_VAR);
+	const Elf64_Shdr *sec_fn = find_section(MV_SECTION_FN);
+	const Elf64_Shdr *sec_site = find_section(MV_SECTION_SITE);
 	int err;
 
-	sec_var = find_section(MV_SECTION_VAR);
-	sec_fn = find_section(MV_SECTION_FN);
-	sec_site = find_section(MV_SECTION_SITE);
 	mod.var = records(sec_var, sizeof *mod.var, (const void **)&mod.var_end);
 	mod.fn = records(sec_fn, sizeof *mod.fn, (const void **)&mod.fn_end);
 	mod.site = records(sec_site, sizeof *mod.site, (const void **)&mod.site_end);
